@@ -1,0 +1,89 @@
+import type { Value, ValueKind } from '../values.ts';
+
+export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite';
+
+/** The SQL dialect a driver speaks; the SQL analyser tokenizes by it. */
+export type Dialect = 'postgres' | 'mysql' | 'duckdb' | 'sqlite';
+
+/** A connection's settings as the driver sees them: the password already resolved. */
+export interface ConnectionSettings {
+  type: DriverType;
+  host?: string | null;
+  port?: number | null;
+  user?: string | null;
+  password?: string | null;
+  database?: string | null;
+  options: Record<string, unknown>;
+}
+
+export interface ColumnMeta {
+  name: string;
+  /** The database's own type name, for documentation (`int8`, `VARCHAR`...). */
+  dbType: string;
+  kind: ValueKind;
+}
+
+export interface RunRequest {
+  /** SQL in the driver's placeholder style (`$1` for postgres/duckdb, `?` for mysql/sqlite). */
+  text: string;
+  values: unknown[];
+  /** Run in a read-only transaction or session where the database supports one. */
+  readOnly: boolean;
+  /** Milliseconds; 0 means no limit. Past it the statement is cancelled in the database. */
+  timeoutMs: number;
+  /** Aborted when the client goes away: the statement is cancelled in the database. */
+  signal: AbortSignal;
+  /** Rows per yielded batch. */
+  batchSize: number;
+}
+
+/**
+ * A running statement. `batches` pulls from the database cursor on demand
+ * (backpressure); `close()` releases the session whether or not the batches
+ * were read to the end, and is safe to call twice.
+ */
+export interface RowCursor {
+  columns: ColumnMeta[];
+  batches: AsyncIterable<Value[][]>;
+  close(): Promise<void>;
+}
+
+export interface SchemaColumn {
+  name: string;
+  type: string;
+  nullable: boolean;
+  position: number;
+}
+
+export interface SchemaTable {
+  name: string;
+  type: string;
+  columns: SchemaColumn[];
+}
+
+export interface SchemaListing {
+  tables: SchemaTable[];
+  truncated: boolean;
+}
+
+/** One connection's way into its database. Instances are pooled per distinct settings. */
+export interface Driver {
+  readonly type: DriverType;
+  readonly dialect: Dialect;
+  /**
+   * Starts a statement and resolves once the database has accepted it (column
+   * metadata known), so errors before the first row reach the client as JSON.
+   * Rejects with a `SluiceError`: `timeout` (504), `query_failed` (500, `detail`
+   * carries the database message with credentials redacted), `connection_failed`.
+   */
+  run(request: RunRequest): Promise<RowCursor>;
+  /** Tables and columns; at most `maxColumns` columns in all, then `truncated`. */
+  schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing>;
+  databases(): Promise<string[]>;
+  /** DDL text for one table, as the database would write it (or a reconstruction). */
+  tableDdl(table: string): Promise<string>;
+  /** Opens a session and runs a trivial statement. */
+  test(): Promise<void>;
+  /** Closes idle pooled sessions and releases the driver. */
+  close(): Promise<void>;
+}
