@@ -1,0 +1,29 @@
+import { Hono } from 'hono';
+import { identifyCaller } from './http/caller.ts';
+import type { AppDeps, AppEnv } from './http/context.ts';
+import { onError, onNotFound } from './http/error-handler.ts';
+import { requestId } from './http/request-id.ts';
+import { accessLog } from './observability/access-log.ts';
+import { connectionsPublic } from './routes/connections-public.ts';
+import { executeSql } from './routes/execute-sql.ts';
+import { health } from './routes/health.ts';
+import { connectionsApi } from './routes/v1/connections/index.ts';
+
+/** Builds the origin's HTTP app from its dependencies; `main.ts` only reads env and listens. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  app.use(requestId);
+  app.use(accessLog);
+  app.route('/', health);
+  app.use(identifyCaller);
+  app.route('/', executeSql);
+  app.route('/', connectionsPublic);
+  app.route('/api/v1/connections', connectionsApi);
+  app.onError(onError);
+  app.notFound(onNotFound);
+  return app;
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * Every variable the origin reads, parsed once at startup. A malformed value
+ * stops startup with a message naming the variable (see `loadEnv`).
+ */
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const wholeNumber = (fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(min).max(max))
+    .default(String(fallback));
+
+/** Seconds, fractions allowed, 0 allowed. */
+const seconds = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be a number of seconds')
+    .transform(Number)
+    .default(String(fallback));
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v === '' ? undefined : v));
+
+export const envSchema = z.object({
+  SLUICE_HOST: z.string().min(1).default('127.0.0.1'),
+  SLUICE_PORT: wholeNumber(8080, { max: 65535 }),
+  SLUICE_DATA_DIR: z.string().min(1).default('./.sluice'),
+  SLUICE_DATABASE_URL: optionalText.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  ),
+  SLUICE_API_KEY: optionalText,
+  SLUICE_ALLOW_WRITES: flag.default(false),
+  SLUICE_QUERY_TIMEOUT: seconds(30),
+  SLUICE_MAX_PAGE_SIZE: wholeNumber(1000, { min: 1 }),
+  SLUICE_POOL_SIZE: wholeNumber(5),
+  SLUICE_POOL_IDLE_TIMEOUT: seconds(300),
+  SLUICE_EXAMPLES: flag.default(true),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+const SECRET_VARIABLE = /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL/;
+
+/** Parses the variables or throws an Error whose message names each bad one. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'environment');
+    // A URL or key may carry a credential: name the variable, never echo its value.
+    const shown = SECRET_VARIABLE.test(name) ? '' : `=${JSON.stringify(source[name] ?? '')}`;
+    return `  ${name}${shown}: ${issue.message}`;
+  });
+  throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,32 @@
+import type { Env as HonoEnv } from 'hono';
+import type { Logger } from 'pino';
+import type { DriverRegistry } from '../drivers/registry.ts';
+import type { Env } from '../env.ts';
+import type { ConnectionUsage } from '../services/connections/usage.ts';
+import type { Store } from '../store/open.ts';
+
+/** Who is calling. Scoped keys and administrator tokens arrive with the access-control work. */
+export interface Caller {
+  /** `admin` for the server key, the key's own name, or `-` when no key is configured. */
+  name: string;
+  admin: boolean;
+  via: 'key' | 'open';
+}
+
+/** Everything a route or service needs, built once in `main.ts` and passed in. */
+export interface AppDeps {
+  env: Env;
+  store: Store;
+  drivers: DriverRegistry;
+  usage: ConnectionUsage;
+  logger: Logger;
+  version: string;
+}
+
+export interface AppEnv extends HonoEnv {
+  Variables: {
+    deps: AppDeps;
+    requestId: string;
+    caller: Caller;
+  };
+}

@@ -1,0 +1,29 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { SluiceError } from '../errors.ts';
+import type { AppEnv } from './context.ts';
+import { isManagementPath } from './route-family.ts';
+
+/** The one place an error becomes a response, in the spec's shape for the route family. */
+export function errorResponse(err: SluiceError, c: Context<AppEnv>): Response {
+  const requestId = c.get('requestId');
+  const body = isManagementPath(c.req.path)
+    ? { error: err.message, code: err.code, request_id: requestId, ...err.extras }
+    : { error: err.message, ...err.extras };
+  return c.json(body, err.status as ContentfulStatusCode);
+}
+
+export function onError(err: Error, c: Context<AppEnv>): Response {
+  if (err instanceof SluiceError) return errorResponse(err, c);
+  if (err instanceof HTTPException && err.status < 500) {
+    return errorResponse(new SluiceError('invalid_request', err.message || 'Bad request'), c);
+  }
+  // Unexpected: log it under the request id, answer opaquely (driver messages can carry credentials).
+  c.get('deps').logger.error({ request_id: c.get('requestId'), err: { name: err.name, stack: err.stack } }, 'unhandled error');
+  return errorResponse(new SluiceError('internal_error', 'Internal server error'), c);
+}
+
+export function onNotFound(c: Context<AppEnv>): Response {
+  return errorResponse(new SluiceError('not_found', `No route for ${c.req.method} ${c.req.path}`), c);
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { DriverRegistry } from './drivers/registry.ts';
+import { parseEnv } from './env.ts';
+import { createLogger } from './observability/logger.ts';
+import { ensureExamples } from './services/examples/ensure.ts';
+import { ConnectionUsage } from './services/connections/usage.ts';
+import { openStore } from './store/open.ts';
+
+const logger = createLogger({ level: process.env.SLUICE_LOG_LEVEL });
+
+let env;
+try {
+  env = parseEnv(process.env);
+} catch (err) {
+  logger.fatal((err as Error).message);
+  process.exit(1);
+}
+
+const version: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+const store = await openStore({ databaseUrl: env.SLUICE_DATABASE_URL, dataDir: env.SLUICE_DATA_DIR });
+const drivers = new DriverRegistry({
+  poolSize: env.SLUICE_POOL_SIZE,
+  poolIdleTimeoutMs: env.SLUICE_POOL_IDLE_TIMEOUT * 1000,
+  allowWrites: env.SLUICE_ALLOW_WRITES,
+});
+const deps = { env, store, drivers, usage: new ConnectionUsage(), logger, version };
+if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
+
+const server = serve({ fetch: createApp(deps).fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
+  logger.info({ host: info.address, port: info.port, store: store.kind }, `Sluice ${version} listening on http://${env.SLUICE_HOST}:${info.port}`);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  server.close();
+  await drivers.closeAll().catch(() => {});
+  await store.close().catch(() => {});
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

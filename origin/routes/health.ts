@@ -1,0 +1,12 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+import { currentUtcOffset, serverTimeZone } from '../time.ts';
+
+export const health = new Hono<AppEnv>().get('/health', (c) =>
+  c.json({
+    status: 'ok',
+    version: c.get('deps').version,
+    time_zone: serverTimeZone(),
+    utc_offset: currentUtcOffset(),
+  }),
+);

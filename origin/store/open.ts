@@ -1,0 +1,58 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema/index.ts';
+
+export type StoreDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** The metadata store: a drizzle database on PGlite (embedded) or a Postgres server. */
+export interface Store {
+  db: StoreDb;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** Any fixed number: serialises migrations across origins sharing one store. */
+const MIGRATION_LOCK = 7_311_001;
+
+/**
+ * Opens the store and brings its schema up to date. With a database URL it
+ * uses that Postgres server; otherwise PGlite in `dataDir`.
+ */
+export async function openStore(options: { databaseUrl?: string; dataDir: string }): Promise<Store> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string): Promise<Store> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const dir = `${dataDir.replace(/\/$/, '')}/store`;
+  await mkdir(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder });
+  return { db: db as unknown as StoreDb, kind: 'pglite', close: () => client.close() };
+}
+
+async function openPostgres(url: string): Promise<Store> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  // One connection holds a session-level lock while the migrator runs its own transaction.
+  const migrator = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await migrator`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    await migrate(drizzle(migrator, { schema }), { migrationsFolder });
+  } finally {
+    await migrator.end({ timeout: 5 });
+  }
+  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const db = drizzle(client, { schema });
+  await db.execute(sql`select 1`);
+  return { db: db as unknown as StoreDb, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+}

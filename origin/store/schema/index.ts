@@ -1,0 +1,4 @@
+export * from './connections.ts';
+export * from './deleted-connections.ts';
+export * from './audit-log.ts';
+export * from './examples-state.ts';

@@ -1,0 +1,112 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = join(root, 'node_modules/.bin/tsx');
+
+export interface OriginOptions {
+  env?: Record<string, string>;
+  /** Start from this data dir instead of a fresh copy of the migrated template. */
+  dataDir?: string;
+  /** Copy the template (migrated store, examples loaded). Default true. */
+  template?: boolean;
+}
+
+export interface Origin {
+  url: string;
+  dataDir: string;
+  /** Every line the process printed (stdout and stderr). */
+  logs: string[];
+  fetch(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** Fetch and parse JSON, returning status, headers and body. */
+  call<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: T }>;
+  stop(): Promise<void>;
+  process: ChildProcess;
+}
+
+/** The template data dir made by `global-setup.ts`: migrated store, examples loaded. */
+export const templateDir = () => process.env.SLUICE_TEST_TEMPLATE ?? join(root, '.test-tmp/template');
+
+/**
+ * Starts the real origin as a child process on a free port (SLUICE_PORT=0,
+ * read back from its startup line) with its own data dir, and waits until it
+ * answers /health.
+ */
+export async function startOrigin(options: OriginOptions = {}): Promise<Origin> {
+  let dataDir = options.dataDir;
+  if (!dataDir) {
+    dataDir = await mkdtemp(join(tmpdir(), 'sluice-test-'));
+    if (options.template !== false) await cp(templateDir(), dataDir, { recursive: true });
+  }
+  const child = spawn(tsx, [join(root, 'origin/main.ts')], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TZ: process.env.TZ ?? 'Europe/Paris',
+      SLUICE_PORT: '0',
+      SLUICE_DATA_DIR: dataDir,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`origin did not start in 60 s:\n${logs.join('\n')}`)), 60_000);
+    const onLine = (line: string) => {
+      logs.push(line);
+      const match = /"port":(\d+)/.exec(line);
+      if (match && line.includes('listening')) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    createInterface({ input: child.stdout! }).on('line', onLine);
+    createInterface({ input: child.stderr! }).on('line', onLine);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`origin exited with ${code} before listening:\n${logs.join('\n')}`));
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const doFetch = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+    const { json, ...rest } = init;
+    if (json !== undefined) {
+      rest.body = JSON.stringify(json);
+      rest.headers = { 'content-type': 'application/json', ...(rest.headers as Record<string, string>) };
+    }
+    return fetch(url + path, rest);
+  };
+  const ownDir = !options.dataDir;
+  return {
+    url,
+    dataDir,
+    logs,
+    process: child,
+    fetch: doFetch,
+    async call(method, path, body, headers = {}) {
+      const res = await doFetch(path, { method, headers, ...(body === undefined ? {} : { json: body }) });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        /* not JSON: keep the text */
+      }
+      return { status: res.status, headers: res.headers, body: parsed as any };
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      if (ownDir) await rm(dataDir!, { recursive: true, force: true });
+    },
+  };
+}
