@@ -16,6 +16,16 @@ export interface ConnectionSettings {
   options: Record<string, unknown>;
 }
 
+/** Process-wide settings every driver gets from the server's environment. */
+export interface DriverEnv {
+  /** Idle sessions kept per driver instance (`SERVICE_POOL_SIZE`); 0 disables pooling. */
+  poolSize: number;
+  /** An idle session closes after this long (`SERVICE_POOL_IDLE_TIMEOUT`). */
+  poolIdleTimeoutMs: number;
+  /** `SERVICE_ALLOW_WRITES`: when false every statement runs read-only, whatever `RunRequest.readOnly` says. */
+  allowWrites: boolean;
+}
+
 export interface ColumnMeta {
   name: string;
   /** The database's own type name, for documentation (`int8`, `VARCHAR`...). */
@@ -84,6 +94,8 @@ export interface Driver {
   tableDdl(table: string): Promise<string>;
   /** Opens a session and runs a trivial statement. */
   test(): Promise<void>;
-  /** Closes idle pooled sessions and releases the driver. */
+  /** Sessions now idle in this driver's pool (for the `pool_idle_connections` gauge). */
+  idleSessions(): number;
+  /** Closes idle pooled sessions and releases the driver; busy sessions close when released. */
   close(): Promise<void>;
 }
