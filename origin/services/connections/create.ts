@@ -1,0 +1,55 @@
+import { eq } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record.ts';
+import { SluiceError, badRequest } from '../../errors.ts';
+import type { AppDeps, Caller } from '../../http/context.ts';
+import { connections } from '../../store/schema/index.ts';
+import { PASSWORD_MASK, type CreateFields, assertTypeRules, assertValidName, withDefaults } from './fields.ts';
+import { type ConnectionRead, auditSnapshot, connectionRead } from './view.ts';
+
+export const connectionExists = (name: string) =>
+  new SluiceError('connection_exists', `A connection named "${name}" already exists`);
+
+/** True for a Postgres unique violation, however the driver wraps it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === '23505') return true;
+  }
+  return false;
+}
+
+/**
+ * Saves a new connection: the `create_connection` change. The row and its
+ * audit entry (a full snapshot, password `********`) commit together.
+ */
+export async function createConnection(deps: AppDeps, actor: Caller, input: CreateFields): Promise<ConnectionRead> {
+  assertValidName(input.name);
+  if (input.password === PASSWORD_MASK) {
+    throw badRequest(`password is the mask ${PASSWORD_MASK}: send the real password, a \${VAR} reference, or null`, {
+      errors: { password: 'is the mask' },
+    });
+  }
+  const fields = withDefaults(input);
+  assertTypeRules(fields);
+  const { name } = input;
+
+  let row;
+  try {
+    row = await deps.store.db.transaction(async (tx) => {
+      const [taken] = await tx.select({ id: connections.id }).from(connections).where(eq(connections.name, name));
+      if (taken) throw connectionExists(name);
+      const [inserted] = await tx
+        .insert(connections)
+        .values({ name, ...fields, createdBy: actor.name })
+        .returning();
+      await recordAudit(tx, { actor: actor.name, action: 'create_connection', target: name, changes: auditSnapshot(name, fields) });
+      return inserted;
+    });
+  } catch (err) {
+    // Two creates racing past the check: the unique index decides.
+    if (isUniqueViolation(err)) throw connectionExists(name);
+    throw err;
+  }
+  // A namesake deleted earlier may still have a cached driver.
+  await deps.drivers.drop(name);
+  return connectionRead(row, deps.usage);
+}

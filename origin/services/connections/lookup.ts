@@ -1,0 +1,50 @@
+import { eq } from 'drizzle-orm';
+import type { ConnectionSettings } from '../../drivers/types.ts';
+import { SluiceError } from '../../errors.ts';
+import type { AppDeps } from '../../http/context.ts';
+import type { StoreDb } from '../../store/open.ts';
+import { type ConnectionRow, connections } from '../../store/schema/index.ts';
+import { driverSettings } from './settings.ts';
+import { connectionEtag, rowFields } from './view.ts';
+
+export const connectionNotFound = (name: string) =>
+  new SluiceError('connection_not_found', `Connection "${name}" not found`);
+
+/** The row of a connection, or 404 `connection_not_found`. With `forUpdate`, the row stays locked until the transaction ends. */
+export async function findConnection(db: StoreDb, name: string, { forUpdate = false } = {}): Promise<ConnectionRow> {
+  const query = db.select().from(connections).where(eq(connections.name, name));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  if (!row) throw connectionNotFound(name);
+  return row;
+}
+
+/** A saved connection's driver settings, the password expanded now. */
+export function settingsOf(deps: Pick<AppDeps, 'env'>, row: ConnectionRow): ConnectionSettings {
+  return driverSettings(row.name, rowFields(row), deps.env);
+}
+
+/**
+ * A connection about to be used (a query, a schema listing): unknown gives
+ * 404 `connection_not_found`, inactive 403 `connection_inactive`; a `${VAR}`
+ * password whose variable is unset gives 502 `connection_failed` naming it.
+ */
+export async function connectionForRun(deps: AppDeps, name: string): Promise<{ name: string; row: ConnectionRow; settings: ConnectionSettings }> {
+  const row = await findConnection(deps.store.db, name);
+  if (!row.active) {
+    throw new SluiceError('connection_inactive', `Connection "${name}" is inactive`);
+  }
+  return { name: row.name, row, settings: settingsOf(deps, row) };
+}
+
+/**
+ * `If-Match` on a change: absent passes; otherwise one of its ETags (or `*`)
+ * must be the current one, else 412 `precondition_failed`. Checked against the
+ * row locked in the change's own transaction.
+ */
+export function assertIfMatch(ifMatch: string | undefined, row: Pick<ConnectionRow, 'id' | 'revision' | 'name'>): void {
+  if (ifMatch === undefined || ifMatch.trim() === '') return;
+  const current = connectionEtag(row);
+  const presented = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  if (presented.includes('*') || presented.includes(current)) return;
+  throw new SluiceError('precondition_failed', `Connection "${row.name}" has changed since it was read (current ETag ${current})`, { etag: current });
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { createRedactor, type Redactor } from '../../drivers/redact.ts';
+import type { ConnectionSettings, Driver } from '../../drivers/types.ts';
+import { SluiceError, badRequest } from '../../errors.ts';
+import type { AppDeps } from '../../http/context.ts';
+import { PASSWORD_MASK, type ProbeFields, assertTypeRules, withDefaults } from './fields.ts';
+import { findConnection, settingsOf } from './lookup.ts';
+import { driverSettings } from './settings.ts';
+
+/**
+ * What `/test` and `/databases` talk to: a saved connection named in `{name}`,
+ * or unsaved fields (nothing is saved). Inactive saved connections may be
+ * probed: an administrator checks one before switching it on.
+ */
+export interface ProbeTarget {
+  /** The saved connection's name; null for unsaved fields. */
+  saved: string | null;
+  settings: ConnectionSettings;
+  /** Strips the password (as sent and as expanded) from anything shown to the client. */
+  redact: Redactor;
+}
+
+export async function probeTarget(deps: AppDeps, input: ProbeFields): Promise<ProbeTarget> {
+  const { name, db, ...rest } = input;
+  if (db === undefined) {
+    const others = Object.entries(rest).filter(([, value]) => value !== undefined).map(([key]) => key);
+    if (name === undefined || others.length > 0) {
+      throw badRequest('Send either {"name": ...} of a saved connection, or unsaved fields including db', { errors: { db: 'required' } });
+    }
+    const row = await findConnection(deps.store.db, name);
+    const settings = settingsOf(deps, row);
+    return { saved: row.name, settings, redact: createRedactor(settings.password) };
+  }
+  if (rest.password === PASSWORD_MASK) {
+    throw badRequest(`password is the mask ${PASSWORD_MASK}: send the real password, or test the saved connection by {"name"}`, {
+      errors: { password: 'is the mask' },
+    });
+  }
+  const fields = withDefaults({ db, ...rest });
+  assertTypeRules(fields);
+  // An unset `${VAR}` fails here, naming the variable (a reference is no secret).
+  const settings = driverSettings(name ?? null, fields, deps.env);
+  return { saved: null, settings, redact: createRedactor(settings.password) };
+}
+
+/**
+ * Runs `use` on a driver of its own, dropped afterwards, so a probe never
+ * touches the pooled driver of a saved connection nor leaves one behind.
+ */
+export async function withProbeDriver<T>(deps: AppDeps, target: ProbeTarget, use: (driver: Driver) => Promise<T>): Promise<T> {
+  const key = `probe:${randomUUID()}`;
+  try {
+    return await use(deps.drivers.get(key, target.settings));
+  } catch (err) {
+    throw redactedFailure(err, target.redact);
+  } finally {
+    await deps.drivers.drop(key);
+  }
+}
+
+/**
+ * A probe failure as the client sees it: its `SluiceError` with the message
+ * and `detail` redacted once more, or `connection_failed` for anything else.
+ */
+export function redactedFailure(err: unknown, redact: Redactor): SluiceError {
+  if (err instanceof SluiceError) {
+    const extras = { ...err.extras };
+    if (typeof extras.detail === 'string') extras.detail = redact(extras.detail);
+    return new SluiceError(err.code, redact(err.message), extras);
+  }
+  const message = err instanceof Error ? err.message || err.name : String(err);
+  return new SluiceError('connection_failed', 'Could not connect to the database', { detail: redact(message) });
+}

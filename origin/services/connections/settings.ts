@@ -1,0 +1,52 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { ConnectionSettings } from '../../drivers/types.ts';
+import type { Env } from '../../env.ts';
+import { SluiceError } from '../../errors.ts';
+import { ENV_REFERENCE, type ConnectionFields } from './fields.ts';
+
+/**
+ * A connection's settings as its driver needs them, made at connect time:
+ * a `${VAR}` password is read from the environment now (it is never stored
+ * expanded), and a relative DuckDB or SQLite file path is taken relative to
+ * `SLUICE_DATA_DIR`, so the same config works wherever the server starts.
+ */
+export function driverSettings(
+  name: string | null,
+  fields: Omit<ConnectionFields, 'active'>,
+  env: Pick<Env, 'SLUICE_DATA_DIR'>,
+  environment: NodeJS.ProcessEnv = process.env,
+): ConnectionSettings {
+  return {
+    type: fields.db,
+    host: fields.host,
+    port: fields.port,
+    user: fields.user,
+    password: expandPassword(name, fields.password, environment),
+    database: fields.db === 'duckdb' || fields.db === 'sqlite' ? resolveFile(fields.database, env.SLUICE_DATA_DIR) : fields.database,
+    options: fields.options,
+  };
+}
+
+/**
+ * Expands a `${VAR}` reference; a literal is returned as stored. An unset
+ * variable is a clear error (`name` null: unsaved fields).
+ */
+export function expandPassword(name: string | null, password: string | null, environment: NodeJS.ProcessEnv = process.env): string | null {
+  if (password === null) return null;
+  const reference = ENV_REFERENCE.exec(password);
+  if (!reference) return password;
+  const value = environment[reference[1]];
+  if (value === undefined) {
+    throw new SluiceError('connection_failed', `The password${name === null ? '' : ` of connection "${name}"`} refers to \${${reference[1]}}, which is not set in the server's environment`, {
+      detail: `Environment variable ${reference[1]} is not set`,
+    });
+  }
+  return value;
+}
+
+function resolveFile(database: string | null, dataDir: string): string | null {
+  if (database === null || database === '' || database === ':memory:') return database || null;
+  // URLs (md:, s3://...) and absolute paths are the engine's business.
+  if (isAbsolute(database) || /^[a-z][a-z0-9+.-]*:/i.test(database)) return database;
+  return resolve(dataDir, database);
+}

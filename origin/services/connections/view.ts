@@ -1,0 +1,141 @@
+import type { ConnectionRow, deletedConnections } from '../../store/schema/index.ts';
+import { formatDate } from '../../time.ts';
+import { ENV_REFERENCE, PASSWORD_MASK, type ConnectionFields } from './fields.ts';
+import type { ConnectionUsage, UsageView } from './usage.ts';
+
+/** A connection as `GET /api/v1/connections/{name}` shows it: options and user included, password masked. */
+export interface ConnectionView {
+  name: string;
+  db: string;
+  host: string | null;
+  port: number | null;
+  user: string | null;
+  password: string | null;
+  database: string | null;
+  options: Record<string, unknown>;
+  active: boolean;
+  example: boolean;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  usage: UsageView;
+}
+
+/** A listing entry: never credentials (no user, password or options, which may hold keys or URLs). */
+export interface ConnectionSummary {
+  name: string;
+  db: string;
+  host: string | null;
+  port: number | null;
+  database: string | null;
+  active: boolean;
+  example: boolean;
+  created_at: string;
+  updated_at: string;
+  usage: UsageView;
+}
+
+/** A connection read back with the ETag a later `If-Match` must present. */
+export interface ConnectionRead {
+  connection: ConnectionView;
+  etag: string;
+}
+
+/** A literal password is `********`; a `${VAR}` reference is shown as written; none is null. */
+export function maskPassword(password: string | null): string | null {
+  if (password === null) return null;
+  return ENV_REFERENCE.test(password) ? password : PASSWORD_MASK;
+}
+
+/** Quoted, derived from id and revision: a recreated connection of the same name never matches an old one. */
+export function connectionEtag(row: Pick<ConnectionRow, 'id' | 'revision'>): string {
+  return `"c${row.id}.${row.revision}"`;
+}
+
+export function connectionView(row: ConnectionRow, usage: ConnectionUsage): ConnectionView {
+  return {
+    name: row.name,
+    db: row.db,
+    host: row.host,
+    port: row.port,
+    user: row.user,
+    password: maskPassword(row.password),
+    database: row.database,
+    options: row.options,
+    active: row.active,
+    example: row.example,
+    created_by: row.createdBy,
+    created_at: formatDate(row.createdAt),
+    updated_at: formatDate(row.updatedAt),
+    usage: usage.view(row.name),
+  };
+}
+
+export function connectionRead(row: ConnectionRow, usage: ConnectionUsage): ConnectionRead {
+  return { connection: connectionView(row, usage), etag: connectionEtag(row) };
+}
+
+export function connectionSummary(row: ConnectionRow, usage: ConnectionUsage): ConnectionSummary {
+  return {
+    name: row.name,
+    db: row.db,
+    host: row.host,
+    port: row.port,
+    database: row.database,
+    active: row.active,
+    example: row.example,
+    created_at: formatDate(row.createdAt),
+    updated_at: formatDate(row.updatedAt),
+    usage: usage.view(row.name),
+  };
+}
+
+/** The settings part of a row, in the shape the verbs compare and audit. */
+export function rowFields(row: ConnectionRow): ConnectionFields {
+  return {
+    db: row.db as ConnectionFields['db'],
+    host: row.host,
+    port: row.port,
+    user: row.user,
+    password: row.password,
+    database: row.database,
+    active: row.active,
+    options: row.options,
+  };
+}
+
+/**
+ * What an audit entry (create, delete) and the deleted list keep of a
+ * connection: everything but the password, which is never a value (`********`
+ * when one is set, even a reference).
+ */
+export function auditSnapshot(name: string, fields: ConnectionFields): Record<string, unknown> {
+  return { name, ...fields, password: fields.password === null ? null : PASSWORD_MASK };
+}
+
+/** An entry of `GET /api/v1/connections/deleted`: who deleted it, when and why, and where it pointed. Never credentials. */
+export interface DeletedConnectionView {
+  name: string;
+  db: string | null;
+  host: string | null;
+  port: number | null;
+  database: string | null;
+  deleted_at: string;
+  deleted_by: string;
+  reason: string;
+}
+
+export function deletedConnectionView(row: typeof deletedConnections.$inferSelect): DeletedConnectionView {
+  const snapshot = row.snapshot;
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return {
+    name: row.name,
+    db: text(snapshot.db),
+    host: text(snapshot.host),
+    port: typeof snapshot.port === 'number' ? snapshot.port : null,
+    database: text(snapshot.database),
+    deleted_at: formatDate(row.deletedAt),
+    deleted_by: row.deletedBy,
+    reason: row.reason,
+  };
+}
