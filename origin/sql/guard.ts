@@ -1,0 +1,186 @@
+import type { Dialect } from '../drivers/types.ts';
+import { parseWith } from './cte.ts';
+import { closingParen, depths, isPunct, leadingIndex } from './statements.ts';
+import type { Token } from './tokenizer.ts';
+
+/** What the guard concluded about one statement. */
+export interface Verdict {
+  keyword: string;
+  isRead: boolean;
+  refusal: string | null;
+  writeOps: string[];
+}
+
+const READS = new Set(['SELECT', 'WITH', 'SHOW', 'DESCRIBE', 'EXPLAIN', 'VALUES']);
+const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'REPLACE']);
+
+/**
+ * Statements that change data, schema, session or server state. Only the
+ * wording of a refusal depends on this list (every keyword outside READS is
+ * refused), and EXPLAIN/DESCRIBE use it to tell a statement from a table name.
+ */
+const WRITES = new Set([
+  ...DML,
+  ...['UPSERT', 'CREATE', 'DROP', 'ALTER', 'TRUNCATE', 'RENAME', 'COMMENT', 'GRANT', 'REVOKE'],
+  ...['COPY', 'ATTACH', 'DETACH', 'PRAGMA', 'SET', 'RESET', 'CALL', 'DO', 'LOAD', 'INSTALL'],
+  ...['LOCK', 'UNLOCK', 'VACUUM', 'ANALYZE', 'ANALYSE', 'REINDEX', 'CLUSTER', 'REFRESH'],
+  ...['EXPORT', 'IMPORT', 'CHECKPOINT', 'EXECUTE', 'EXEC', 'PREPARE', 'DEALLOCATE', 'DECLARE'],
+  ...['HANDLER', 'LISTEN', 'NOTIFY', 'UNLISTEN', 'DISCARD', 'REASSIGN', 'SECURITY', 'USE'],
+  ...['BEGIN', 'START', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE', 'END', 'ABORT'],
+  ...['FLUSH', 'KILL', 'OPTIMIZE', 'REPAIR', 'PURGE', 'UNINSTALL', 'SHUTDOWN', 'TABLE'],
+]);
+
+/** EXPLAIN modifiers that come before the explained statement, across the four dialects. */
+const EXPLAIN_OPTIONS = new Set([
+  'ANALYZE', 'ANALYSE', 'VERBOSE', 'QUERY', 'PLAN', 'EXTENDED', 'PARTITIONS', 'FORMAT',
+]);
+
+const read = (keyword: string): Verdict => ({ keyword, isRead: true, refusal: null, writeOps: [] });
+const refuse = (keyword: string, refusal: string, writeOps: string[]): Verdict => ({
+  keyword,
+  isRead: false,
+  refusal,
+  writeOps: [...new Set(writeOps)],
+});
+
+/** Deeper nesting is refused: no database needs it, and it keeps the analysis linear in practice. */
+const MAX_DEPTH = 256;
+
+/**
+ * Classifies one statement's code tokens (no comments, no `;`). A read must
+ * lead with a read keyword, hide no data-modifying statement in a CTE or
+ * subquery, and never say INTO (SELECT INTO creates a table in postgres and
+ * writes a file or variable in MySQL). The last two are checked once over the
+ * whole statement, whatever the depth.
+ */
+export function classify(tokens: Token[], dialect: Dialect): Verdict {
+  const keyword = tokens[leadingIndex(tokens)]?.word ?? '';
+  if (depths(tokens).some((depth) => depth > MAX_DEPTH)) {
+    return refuse(keyword, `parentheses nest more than ${MAX_DEPTH} deep`, []);
+  }
+  const own = verdictAt(tokens, 0, tokens.length, dialect);
+  const nested = nestedWrites(tokens);
+  if (!own.isRead) return refuse(own.keyword, own.refusal ?? '', [...own.writeOps, ...nested]);
+  if (nested.length > 0) {
+    const inWith = tokens.some((t) => t.word === 'WITH');
+    const where = inWith ? `writable CTE (${nested[0]} inside WITH)` : `${nested[0]} inside a subquery is a write`;
+    return refuse(keyword, where, nested);
+  }
+  if (tokens.some((t) => t.word === 'INTO')) {
+    // Postgres SELECT INTO is CREATE TABLE AS; elsewhere it writes a file or a variable.
+    const op = dialect === 'postgres' || dialect === 'duckdb' ? 'CREATE' : 'SELECT INTO';
+    return refuse(keyword, 'SELECT ... INTO writes', [op]);
+  }
+  return read(keyword);
+}
+
+/** The verdict from the leading keyword of the statement in `[from, end)`. */
+function verdictAt(tokens: Token[], from: number, end: number, dialect: Dialect): Verdict {
+  const lead = leadingIndex(tokens, from);
+  const keyword = lead < end ? tokens[lead].word : '';
+  if (!keyword) return refuse('', 'the statement does not start with a keyword', []);
+  if (keyword === 'WITH') return withStatement(tokens, lead, end, dialect);
+  if (keyword === 'EXPLAIN' || keyword === 'DESCRIBE' || (keyword === 'DESC' && dialect === 'mysql')) {
+    return explain(tokens, lead, end, dialect);
+  }
+  if (READS.has(keyword)) return read(keyword);
+  const why = WRITES.has(keyword)
+    ? `${keyword} is a write statement`
+    : `${keyword} is not a read statement (reads start with SELECT, WITH, SHOW, DESCRIBE, EXPLAIN or VALUES)`;
+  return refuse(keyword, why, [keyword]);
+}
+
+/** Every CTE body and the main statement must be reads themselves. */
+function withStatement(tokens: Token[], lead: number, end: number, dialect: Dialect): Verdict {
+  const clause = parseWith(tokens, lead, end);
+  // A second bare WITH as the main statement is no SQL; refusing it also bounds the recursion.
+  if (!clause || tokens[clause.mainStart].word === 'WITH') {
+    return refuse('WITH', 'the WITH statement could not be understood', []);
+  }
+  const parts: Array<[number, number, string]> = [
+    ...clause.bodies.map(([start, stop]): [number, number, string] => [start, stop, 'inside WITH']),
+    [clause.mainStart, end, 'after WITH'],
+  ];
+  const ops: string[] = [];
+  let refusal: string | null = null;
+  for (const [start, stop, where] of parts) {
+    const verdict = verdictAt(tokens, start, stop, dialect);
+    if (verdict.isRead) continue;
+    ops.push(...verdict.writeOps);
+    refusal ??= DML.has(verdict.keyword) ? `writable CTE (${verdict.keyword} ${where})` : verdict.refusal;
+  }
+  return refusal === null ? read('WITH') : refuse('WITH', refusal, ops);
+}
+
+/**
+ * EXPLAIN (and MySQL's DESCRIBE/DESC, its synonyms) of a write is refused
+ * whether or not ANALYZE makes it run: the explained statement must itself be
+ * a read. `DESCRIBE t` and MySQL's `EXPLAIN t` describe a table.
+ */
+function explain(tokens: Token[], lead: number, end: number, dialect: Dialect): Verdict {
+  const keyword = tokens[lead].word;
+  let i = lead + 1;
+  let analyze = false;
+  const isAnalyze = (t: Token) => t.word === 'ANALYZE' || t.word === 'ANALYSE';
+  if (i < end && isPunct(tokens[i], '(')) {
+    const close = closingParen(tokens, i);
+    analyze = tokens.slice(i, close).some(isAnalyze);
+    i = close + 1;
+  }
+  while (i < end && EXPLAIN_OPTIONS.has(tokens[i].word)) {
+    analyze ||= isAnalyze(tokens[i]);
+    // MySQL: FORMAT=JSON.
+    i += tokens[i].word === 'FORMAT' && tokens[i + 1]?.text === '=' ? 3 : 1;
+  }
+  const innerLead = leadingIndex(tokens, i);
+  const innerKeyword = innerLead < end ? tokens[innerLead].word : '';
+  if (['EXPLAIN', 'DESCRIBE', 'DESC'].includes(innerKeyword)) {
+    return refuse(keyword, `${keyword} of ${innerKeyword} is not allowed`, []);
+  }
+  const verdict = verdictAt(tokens, i, end, dialect);
+  if (verdict.isRead || describesTable(tokens[i], i < end, keyword, dialect)) return read(keyword);
+  const why = analyze
+    ? `${keyword} ANALYZE runs its statement, which is a write`
+    : `${keyword} is allowed only on a read statement`;
+  return refuse(keyword, `${why} (${verdict.refusal})`, verdict.writeOps);
+}
+
+function describesTable(first: Token | undefined, present: boolean, keyword: string, dialect: Dialect): boolean {
+  if (!first || !present || (keyword === 'EXPLAIN' && dialect !== 'mysql')) return false;
+  return first.kind === 'quoted' || (first.kind === 'word' && !WRITES.has(first.word) && !READS.has(first.word));
+}
+
+/**
+ * Data-modifying statements opened by a parenthesis anywhere in the text: a
+ * CTE body at any depth, or a `(WITH ... DELETE ...)` group. The next token is
+ * checked so the functions MySQL names INSERT() and REPLACE() do not count.
+ */
+function nestedWrites(tokens: Token[]): string[] {
+  const ops: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (!isPunct(tokens[i], '(') || isPunct(tokens[i + 1], '(')) continue;
+    const close = closingParen(tokens, i);
+    const op = dmlAt(tokens, i + 1, close);
+    if (op) ops.push(op);
+    if (tokens[i + 1]?.word === 'WITH') {
+      const clause = parseWith(tokens, i + 1, close);
+      const main = clause ? dmlAt(tokens, leadingIndex(tokens, clause.mainStart), close) : null;
+      if (main) ops.push(main);
+    }
+  }
+  return [...new Set(ops)];
+}
+
+/** The DML keyword starting a statement at `i` (`INSERT INTO`, `DELETE FROM`, `UPDATE t ... SET`...), or null. */
+function dmlAt(tokens: Token[], i: number, end: number): string | null {
+  const word = tokens[i]?.word ?? '';
+  const next = tokens[i + 1];
+  if (!DML.has(word) || !next || i + 1 >= end) return null;
+  if (word === 'UPDATE') {
+    const target = next.kind === 'word' || next.kind === 'quoted';
+    return target && tokens.slice(i + 2, end).some((t) => t.word === 'SET') ? word : null;
+  }
+  if (word === 'DELETE') return next.word === 'FROM' ? word : null;
+  // INSERT INTO, INSERT OR REPLACE INTO (sqlite), MERGE INTO, REPLACE INTO.
+  return next.word === 'INTO' || (word === 'INSERT' && next.word === 'OR') ? word : null;
+}

@@ -1,0 +1,46 @@
+import type { Dialect } from '../drivers/types.ts';
+import { classify } from './guard.ts';
+import { markerNames } from './markers.ts';
+import { ambiguousQuoting, executableComment } from './mysql.ts';
+import { splitStatements } from './statements.ts';
+import { codeTokens, tokenize } from './tokenizer.ts';
+
+export interface StatementInfo {
+  /** Non-empty statements: `select 1;` is one, `select 1; select 2` two. */
+  statementCount: number;
+  /** Leading keyword of the first statement, upper-case; '' when none. */
+  keyword: string;
+  /** True only for one plain read statement. */
+  isRead: boolean;
+  /** Why the text is not a read, for the client; null when it is. */
+  refusal: string | null;
+  /**
+   * Write keywords the text performs, for per-key allowed write operations
+   * (`SELECT INTO` is reported as CREATE in postgres/duckdb). A refusal with
+   * no write op (executable comment, sql_mode-dependent quoting, text not
+   * understood) is nothing a key can be allowed: such text must not run.
+   */
+  writeOps: string[];
+  /** Distinct `:name` markers in order of first appearance. */
+  markers: string[];
+}
+
+export function inspect(sql: string, dialect: Dialect): StatementInfo {
+  const tokens = tokenize(sql, dialect);
+  const statements = splitStatements(codeTokens(tokens));
+  const verdicts = statements.map((statement) => classify(statement, dialect));
+  const refusal =
+    (dialect === 'mysql' ? executableComment(tokens) : null) ??
+    (statements.length === 0 ? 'the text holds no SQL statement' : null) ??
+    (statements.length > 1 ? `only one statement is allowed, the text holds ${statements.length}` : null) ??
+    verdicts[0].refusal ??
+    (dialect === 'mysql' ? ambiguousQuoting(sql) : null);
+  return {
+    statementCount: statements.length,
+    keyword: verdicts[0]?.keyword ?? '',
+    isRead: refusal === null,
+    refusal,
+    writeOps: [...new Set(verdicts.flatMap((v) => v.writeOps))],
+    markers: markerNames(tokens),
+  };
+}

@@ -1,0 +1,63 @@
+import type { Dialect } from '../drivers/types.ts';
+import { badRequest } from '../errors.ts';
+import type { Token } from './tokenizer.ts';
+
+/** Distinct `:name` markers in order of first appearance. */
+export const markerNames = (tokens: Token[]) => [
+  ...new Set(tokens.filter((t) => t.kind === 'marker').map((t) => t.text.slice(1))),
+];
+
+const hasValue = (params: Record<string, unknown>, name: string) =>
+  Object.hasOwn(params, name) && params[name] !== undefined;
+
+/** Every marker needs a value; null is a value (SQL NULL), absent or undefined is not. */
+export function requireValues(names: string[], params: Record<string, unknown>): void {
+  const missing = names.filter((name) => !hasValue(params, name));
+  if (missing.length === 0) return;
+  const list = missing.map((name) => `:${name}`).join(', ');
+  throw badRequest(`No value given for ${missing.length === 1 ? 'parameter' : 'parameters'} ${list}`, { missing });
+}
+
+/** A change to the original text: a marker to bind, or a span replaced by new SQL. */
+export type Edit =
+  | { start: number; end: number; marker: string }
+  | { start: number; end: number; text: string };
+
+export const markerEdits = (tokens: Token[]): Edit[] =>
+  tokens.filter((t) => t.kind === 'marker').map((t) => ({ start: t.start, end: t.end, marker: t.text.slice(1) }));
+
+/**
+ * Applies the edits left to right. Postgres and DuckDB number placeholders,
+ * so a name used twice reuses its `$n` and its value is sent once; MySQL and
+ * SQLite take one `?` and one value per occurrence.
+ */
+export function render(
+  sql: string,
+  edits: Edit[],
+  dialect: Dialect,
+  params: Record<string, unknown>,
+): { text: string; values: unknown[] } {
+  const numbered = dialect === 'postgres' || dialect === 'duckdb';
+  const values: unknown[] = [];
+  const indexes = new Map<string, number>();
+  let text = '';
+  let at = 0;
+  for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+    text += sql.slice(at, edit.start);
+    if ('text' in edit) {
+      text += edit.text;
+    } else if (!numbered) {
+      values.push(params[edit.marker]);
+      text += '?';
+    } else {
+      let index = indexes.get(edit.marker);
+      if (index === undefined) {
+        index = values.push(params[edit.marker]);
+        indexes.set(edit.marker, index);
+      }
+      text += `$${index}`;
+    }
+    at = edit.end;
+  }
+  return { text: text + sql.slice(at), values };
+}

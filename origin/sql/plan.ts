@@ -1,0 +1,104 @@
+import type { Dialect } from '../drivers/types.ts';
+import { badRequest } from '../errors.ts';
+import { classify } from './guard.ts';
+import { markerEdits, markerNames, render, requireValues, type Edit } from './markers.ts';
+import { splitStatements } from './statements.ts';
+import { codeTokens, tokenize, type Token } from './tokenizer.ts';
+import { findWindow, type WindowNumber } from './window.ts';
+
+/** Validated positive integers, 1-based page. */
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+export interface PlannedStatement {
+  /** SQL for the driver: markers replaced by placeholders, the window possibly rewritten. */
+  text: string;
+  /** Positional bind values. */
+  values: unknown[];
+  /** Rows the engine discards before taking (0 when the window was rewritten into SQL). */
+  skip: number;
+  /** Rows that belong to the page; null for all rows (no paging). */
+  take: number | null;
+  /** Read one row past `take` to learn whether more exist; false when the window proves none do. */
+  probe: boolean;
+}
+
+/** Statements whose trailing LIMIT/OFFSET applies to the rows they return. */
+const WINDOWED = new Set(['SELECT', 'WITH', 'VALUES']);
+
+/**
+ * Binds markers and, when paging, folds the page into the statement's own
+ * window so the database returns only the page's rows (plus one to probe for
+ * more). Call only for a text `inspect` found to hold one statement.
+ */
+export function plan(
+  sql: string,
+  dialect: Dialect,
+  params: Record<string, unknown>,
+  paging: Paging | null,
+): PlannedStatement {
+  const tokens = tokenize(sql, dialect);
+  requireValues(markerNames(tokens), params);
+  const statement = splitStatements(codeTokens(tokens))[0] ?? [];
+  const scan = findWindow(statement, dialect);
+  const own = scan.kind === 'clause' ? scan.clause : null;
+  const limit = own?.limit ? windowValue(own.limit, params) : null;
+  const offset = own?.offset ? windowValue(own.offset, params) : 0;
+  const markers = markerEdits(tokens);
+
+  if (!paging) return { ...render(sql, markers, dialect, params), skip: 0, take: null, probe: false };
+  const start = (paging.page - 1) * paging.pageSize;
+  const rewritable =
+    scan.kind !== 'unknown' &&
+    statement.length > 0 &&
+    [limit ?? 0, offset + start + paging.pageSize + 1].every(Number.isSafeInteger) &&
+    isPlainRead(statement, dialect);
+  if (!rewritable) {
+    // The database applies the statement's own window; the engine pages the cursor.
+    return { ...render(sql, markers, dialect, params), skip: start, take: paging.pageSize, probe: true };
+  }
+
+  const page = pageWindow(limit, offset, start, paging.pageSize);
+  let edits: Edit[];
+  if (own) {
+    const from = statement[own.from].start;
+    const to = statement[own.to - 1].end;
+    const outside = markers.filter((m) => m.end <= from || m.start >= to);
+    edits = [...outside, { start: from, end: to, text: page.clause }];
+  } else {
+    const end = statement[statement.length - 1].end;
+    edits = [...markers, { start: end, end, text: ` ${page.clause}` }];
+  }
+  return { ...render(sql, edits, dialect, params), skip: 0, take: page.take, probe: page.probe };
+}
+
+/**
+ * Page `start / size` inside a window of `limit` rows (null: unbounded) from
+ * `offset`. The probe row is asked for only when the window may hold more
+ * rows than the page, so `LIMIT 3` never reads a fourth row.
+ */
+function pageWindow(limit: number | null, offset: number, start: number, size: number) {
+  if (limit !== null && start >= limit) return { clause: 'LIMIT 0', take: 0, probe: false };
+  const take = limit === null ? size : Math.min(size, limit - start);
+  const probe = limit === null || limit - start > size;
+  return { clause: `LIMIT ${take + (probe ? 1 : 0)} OFFSET ${offset + start}`, take, probe };
+}
+
+function isPlainRead(statement: Token[], dialect: Dialect): boolean {
+  const verdict = classify(statement, dialect);
+  return verdict.isRead && WINDOWED.has(verdict.keyword);
+}
+
+/** A window bound's value: a non-negative whole number, given as number, bigint or digits (query strings). */
+function windowValue(bound: WindowNumber, params: Record<string, unknown>): number {
+  if ('literal' in bound) return Number(bound.literal);
+  const value = params[bound.marker];
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  if (typeof value === 'bigint' && value >= 0n) return Number(value);
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  throw badRequest(
+    `Parameter :${bound.marker} sets the row window (LIMIT/OFFSET/FETCH) and must be a non-negative whole number`,
+  );
+}
