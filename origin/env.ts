@@ -15,7 +15,7 @@ const wholeNumber = (fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER 
     .regex(/^\d+$/, 'must be a whole number')
     .transform(Number)
     .pipe(z.number().min(min).max(max))
-    .default(String(fallback));
+    .default(fallback);
 
 /** Seconds, fractions allowed, 0 allowed. */
 const seconds = (fallback: number) =>
@@ -23,7 +23,7 @@ const seconds = (fallback: number) =>
     .string()
     .regex(/^\d+(\.\d+)?$/, 'must be a number of seconds')
     .transform(Number)
-    .default(String(fallback));
+    .default(fallback);
 
 const optionalText = z
   .string()
@@ -43,6 +43,11 @@ export const envSchema = z.object({
   SLUICE_MAX_PAGE_SIZE: wholeNumber(1000, { min: 1 }),
   SLUICE_POOL_SIZE: wholeNumber(5),
   SLUICE_POOL_IDLE_TIMEOUT: seconds(300),
+  /** Unset: streams are unbounded. */
+  SLUICE_STREAM_MAX_ROWS: optionalText.pipe(
+    z.string().regex(/^[1-9]\d*$/, 'must be a whole number of at least 1').transform(Number).optional(),
+  ),
+  /** Load the bundled examples on a store that never had them. */
   SLUICE_EXAMPLES: flag.default(true),
 });
 

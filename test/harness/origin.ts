@@ -29,7 +29,11 @@ export interface Origin {
 }
 
 /** The template data dir made by `global-setup.ts`: migrated store, examples loaded. */
-export const templateDir = () => process.env.SLUICE_TEST_TEMPLATE ?? join(root, '.test-tmp/template');
+export function templateDir(): string {
+  const dir = process.env.SLUICE_TEST_TEMPLATE;
+  if (!dir) throw new Error('SLUICE_TEST_TEMPLATE is not set: run tests through vitest (test/global-setup.ts)');
+  return dir;
+}
 
 /**
  * Starts the real origin as a child process on a free port (SLUICE_PORT=0,

@@ -1,8 +1,8 @@
 import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** One row: whether the bundled examples are loaded, or partly (an interrupted load). */
+/** One row: examples loaded, partly loaded (an interrupted load), or removed. No row: never installed. */
 export const examplesState = pgTable('examples_state', {
   id: text('id').primaryKey().default('examples'),
-  status: text('status', { enum: ['loaded', 'partial'] }).notNull(),
+  status: text('status', { enum: ['loaded', 'partial', 'unloaded'] }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

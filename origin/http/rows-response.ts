@@ -1,0 +1,82 @@
+import type { Context } from 'hono';
+import { serializerFor, type Format } from '../formats/index.ts';
+import type { PageRun, StreamRun } from '../services/query/run-sql.ts';
+import type { AppEnv } from './context.ts';
+
+/** Formats that are files rather than documents: always offered as a download. */
+const ATTACHMENT_FORMATS: ReadonlySet<Format> = new Set(['xlsx', 'parquet']);
+
+export interface PageResponse {
+  response: Response;
+  serializationMs: number;
+}
+
+/** One page, serialised whole (a page is at most SLUICE_MAX_PAGE_SIZE rows). */
+export async function pageResponse(
+  c: Context<AppEnv>,
+  run: PageRun,
+  format: Format,
+  paging: { page: number; pageSize: number },
+  filename: string,
+): Promise<PageResponse> {
+  const headers: Record<string, string> = {
+    'X-Page': String(paging.page),
+    'X-Page-Size': String(paging.pageSize),
+    'X-Has-More': String(run.hasMore),
+  };
+  if (run.rows.length === 0 && format === 'json') {
+    return { response: c.json({ message: 'No results returned' }, 200, headers), serializationMs: 0 };
+  }
+  const t0 = performance.now();
+  const serializer = await serializerFor(format);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of serializer.serialize(run.columns, single(run.rows))) chunks.push(chunk);
+  const body = Buffer.concat(chunks);
+  const serializationMs = performance.now() - t0;
+  headers['Content-Type'] = serializer.contentType;
+  if (ATTACHMENT_FORMATS.has(format)) headers['Content-Disposition'] = `attachment; filename="${filename}.${serializer.extension}"`;
+  return { response: new Response(body, { status: 200, headers }), serializationMs };
+}
+
+/** The whole result as a download, pulled from the cursor as the client reads. */
+export async function streamResponse(run: StreamRun, format: Format, filename: string): Promise<Response> {
+  const serializer = await serializerFor(format);
+  return new Response(toReadable(serializer.serialize(run.columns, run.batches)), {
+    status: 200,
+    headers: {
+      'Content-Type': serializer.contentType,
+      'Content-Disposition': `attachment; filename="${filename}.${serializer.extension}"`,
+    },
+  });
+}
+
+async function* single<T>(batch: T) {
+  yield batch;
+}
+
+/**
+ * A pull-based stream: the next chunk is produced only when the client has
+ * taken the previous one. A client that goes away cancels the stream, which
+ * ends the iterator and so closes the database cursor.
+ */
+function toReadable(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { value, done } = await iterator.next();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (err) {
+          // Mid-stream failure: the download just ends early (headers are already sent).
+          controller.error(err);
+        }
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}

@@ -1,0 +1,107 @@
+import type { ColumnMeta, Dialect } from '../../drivers/types.ts';
+import { SluiceError, badRequest } from '../../errors.ts';
+import type { AppDeps } from '../../http/context.ts';
+import { inspect, plan } from '../../sql/index.ts';
+import type { Value } from '../../values.ts';
+import { connectionForRun } from '../connections/lookup.ts';
+import type { RowOptions } from './options.ts';
+import { capRows, readPage } from './window.ts';
+
+export interface RunInput {
+  sql: string;
+  params: Record<string, unknown>;
+  connection: string;
+  options: RowOptions;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+interface RunBase {
+  connection: string;
+  dialect: Dialect;
+  columns: ColumnMeta[];
+}
+
+export interface PageRun extends RunBase {
+  rows: Value[][];
+  hasMore: boolean;
+}
+
+export interface StreamRun extends RunBase {
+  batches: AsyncIterable<Value[][]>;
+}
+
+const BATCH_SIZE = 2_000;
+
+/** Runs a statement and returns one page of its rows (paged formats). */
+export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> {
+  const started = await start(deps, input);
+  let ok = false;
+  let rows = 0;
+  try {
+    const page = await readPage(started.cursor.batches, started.window);
+    ok = true;
+    rows = page.rows.length;
+    return { ...started.base, rows: page.rows, hasMore: page.hasMore };
+  } finally {
+    await started.cursor.close();
+    deps.usage.record(started.base.connection, { ok, rows, durationMs: performance.now() - started.t0 });
+  }
+}
+
+/**
+ * Runs a statement for streaming: the batches come straight from the database
+ * cursor, capped at SLUICE_STREAM_MAX_ROWS. The cursor is closed and the run
+ * counted when the consumer finishes, fails or stops early.
+ */
+export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamRun> {
+  const started = await start(deps, input);
+  const cap = capRows(started.cursor.batches, deps.env.SLUICE_STREAM_MAX_ROWS);
+  async function* batches() {
+    let ok = false;
+    try {
+      yield* cap.batches;
+      ok = true;
+    } finally {
+      await started.cursor.close();
+      deps.usage.record(started.base.connection, { ok, rows: cap.rows(), durationMs: performance.now() - started.t0 });
+      if (cap.capped()) {
+        deps.logger.warn({ connection: started.base.connection, rows: cap.rows() }, 'stream stopped at SLUICE_STREAM_MAX_ROWS');
+      }
+    }
+  }
+  return { ...started.base, batches: batches() };
+}
+
+async function start(deps: AppDeps, input: RunInput) {
+  const { name, settings } = await connectionForRun(deps, input.connection);
+  const driver = deps.drivers.get(name, settings);
+  const info = inspect(input.sql, driver.dialect);
+  if (info.statementCount === 0) throw badRequest('sql is empty');
+  if (info.statementCount > 1) throw badRequest('Only one statement is allowed per request');
+  if (!info.isRead) {
+    if (input.options.stream) throw new SluiceError('writes_disabled', `Streaming is read-only: ${info.refusal}`);
+    if (!deps.env.SLUICE_ALLOW_WRITES) throw new SluiceError('writes_disabled', `Writes are disabled on this server: ${info.refusal}`);
+  }
+  const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
+  const t0 = performance.now();
+  try {
+    const cursor = await driver.run({
+      text: planned.text,
+      values: planned.values,
+      readOnly: info.isRead,
+      timeoutMs: input.options.timeoutMs,
+      signal: input.signal,
+      batchSize: BATCH_SIZE,
+    });
+    return {
+      base: { connection: name, dialect: driver.dialect, columns: cursor.columns },
+      cursor,
+      t0,
+      window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe },
+    };
+  } catch (err) {
+    deps.usage.record(name, { ok: false, rows: 0, durationMs: performance.now() - t0 });
+    throw err;
+  }
+}
