@@ -59,8 +59,8 @@ describe('streaming a million rows', () => {
     report('parquet', result);
     expect(result.produced).toBe(MILLION);
     expect(result.bytes).toBeGreaterThan(1_000_000);
-    // One 100k-row group of six columns is tens of MiB at most; a million buffered rows would be hundreds.
-    expectFlat(result.samples, 96);
+    // One 20k-row group of six columns is a few MiB; a million buffered rows would be hundreds.
+    expectFlat(result.samples, 48);
   });
 
   it('xlsx: bounded memory over 300k rows, and a stalled client stops the producer', async () => {
