@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { DuckdbDriver } from './duckdb.ts';
 import { MysqlDriver } from './mysql.ts';
 import { PostgresDriver } from './postgres.ts';
+import { SqliteDriver } from './sqlite.ts';
 import type { ConnectionSettings, Driver, DriverEnv } from './types.ts';
 
 export type { DriverEnv } from './types.ts';
@@ -12,6 +14,10 @@ export function createDriver(settings: ConnectionSettings, env: DriverEnv): Driv
       return new PostgresDriver(settings, env);
     case 'mysql':
       return new MysqlDriver(settings, env);
+    case 'duckdb':
+      return new DuckdbDriver(settings, env);
+    case 'sqlite':
+      return new SqliteDriver(settings, env);
     default:
       throw new Error(`No driver for connection type "${String(settings.type)}"`);
   }
