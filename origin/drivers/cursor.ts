@@ -93,7 +93,7 @@ class Statement implements RowCursor {
 
   async close(): Promise<void> {
     if (!this.finished && this.inflight) {
-      void Promise.resolve(this.source.interrupt()).catch(() => {});
+      this.interrupt();
       await this.inflight.catch(() => {});
     }
     this.buffered = null;
@@ -135,13 +135,20 @@ class Statement implements RowCursor {
   private stop(reason: StopReason): void {
     if (this.stopReason || this.finished) return;
     this.stopReason = reason;
-    void Promise.resolve()
-      .then(() => this.source.interrupt())
-      .catch(() => {});
+    this.interrupt();
     if (!this.inflight) {
       this.buffered = null;
       this.failure = this.mapError(null);
       void this.finish('failed');
+    }
+  }
+
+  /** Synchronously marks the source interrupted (so its `finish` destroys the session), then cancels. */
+  private interrupt(): void {
+    try {
+      void Promise.resolve(this.source.interrupt()).catch(() => {});
+    } catch {
+      // best effort: the session is destroyed on finish either way
     }
   }
 
