@@ -23,7 +23,7 @@ import {
   type DuckDBValueConverter,
 } from '@duckdb/node-api';
 import { Decimal, Instant, JsonValue, LocalTimestamp, SqlDate, SqlTime, type Value, type ValueKind } from '../values.ts';
-import { integerFromBigInt, jsonSafe } from './json-values.ts';
+import { integerFromBigInt, jsonSafe, plainBytes } from './json-values.ts';
 import { dateFromDays, localFromMicros, offsetText, timeFromMicros } from './temporal.ts';
 
 /**
@@ -63,8 +63,8 @@ const SCALARS: Partial<Record<DuckDBTypeId, { kind: ValueKind; convert: ((item: 
   [DuckDBTypeId.UUID]: { kind: 'text', convert: (v) => String(v) },
   [DuckDBTypeId.INTERVAL]: { kind: 'text', convert: (v) => String(v) },
   [DuckDBTypeId.BIT]: { kind: 'text', convert: (v) => String(v) },
-  [DuckDBTypeId.BLOB]: { kind: 'binary', convert: (v) => (v as DuckDBBlobValue).bytes },
-  [DuckDBTypeId.GEOMETRY]: { kind: 'binary', convert: (v) => (v as unknown as DuckDBBlobValue).bytes ?? String(v) },
+  [DuckDBTypeId.BLOB]: { kind: 'binary', convert: (v) => plainBytes((v as DuckDBBlobValue).bytes) },
+  [DuckDBTypeId.GEOMETRY]: { kind: 'binary', convert: (v) => plainBytes((v as unknown as DuckDBBlobValue).bytes) },
   [DuckDBTypeId.DATE]: {
     kind: 'date',
     convert: (v) => {

@@ -30,3 +30,8 @@ export function integerFromText(text: string): number | bigint {
 export function integerFromBigInt(value: bigint): number | bigint {
   return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
 }
+
+/** Bytes as a plain Uint8Array (a view, no copy) rather than a Buffer, so every driver hands out the same type. */
+export function plainBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

@@ -1,5 +1,5 @@
 import { Decimal, Instant, JsonValue, LocalTimestamp, SqlDate, SqlTime, type Value, type ValueKind } from '../values.ts';
-import { integerFromText } from './json-values.ts';
+import { integerFromText, plainBytes } from './json-values.ts';
 import { dateText, instantMicrosFromText, localTimestampText, timeText } from './temporal.ts';
 
 /**
@@ -63,10 +63,7 @@ const bits = (v: unknown) => {
   for (const byte of v as Uint8Array) n = (n << 8n) | BigInt(byte);
   return n <= 9007199254740991n ? Number(n) : n;
 };
-const binary = (v: unknown) => {
-  const b = v as Buffer;
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-};
+const binary = (v: unknown) => plainBytes(v as Buffer);
 const structured = (v: unknown) => new JsonValue(v);
 
 export function mysqlType(field: MysqlField): MysqlType {

@@ -1,5 +1,5 @@
 import { Decimal, Instant, JsonValue, LocalTimestamp, SqlDate, SqlTime, type Value, type ValueKind } from '../values.ts';
-import { integerFromText, jsonSafe } from './json-values.ts';
+import { integerFromText, jsonSafe, plainBytes } from './json-values.ts';
 import { dateText, instantMicrosFromText, localTimestampText, timeText } from './temporal.ts';
 
 /**
@@ -33,10 +33,7 @@ const text: Convert = (t) => t;
 const float: Convert = (t) => Number(t);
 const smallInt: Convert = (t) => Number(t);
 
-const bytes: Convert = (t) => {
-  const buffer = Buffer.from(t.slice(2), 'hex');
-  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-};
+const bytes: Convert = (t) => plainBytes(Buffer.from(t.slice(2), 'hex'));
 const date: Convert = (t) => {
   const d = dateText(t);
   return d === null ? t : new SqlDate(d);

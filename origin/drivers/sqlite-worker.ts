@@ -61,6 +61,8 @@ function sqliteWorkerMain(): void {
     for (let i = 0; i < row.length; i++) {
       const v = row[i];
       if (typeof v === 'bigint' && v >= -9007199254740991n && v <= 9007199254740991n) row[i] = Number(v);
+      // A Buffer would arrive as a Buffer; the value model's binary is a plain Uint8Array.
+      else if (v instanceof Uint8Array && v.constructor !== Uint8Array) row[i] = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
     }
     return row;
   };
