@@ -22,6 +22,7 @@ const UNREACHABLE_CODES = new Set([
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'SESSION_LOST',
+  'SQLITE_CANTOPEN',
 ]);
 
 function errorCode(error: unknown): string | undefined {
