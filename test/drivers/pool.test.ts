@@ -1,10 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { SessionPool } from '../../origin/drivers/pool.ts';
+import { SessionPool, type SessionFactory } from '../../origin/drivers/pool.ts';
 import { DriverRegistry, settingsHash } from '../../origin/drivers/registry.ts';
 import type { ConnectionSettings, Driver } from '../../origin/drivers/types.ts';
 import { eventually } from './helpers.ts';
 
-function fakeFactory() {
+interface FakeSession {
+  id: number;
+  alive: boolean;
+}
+
+function fakeFactory(): { open: Set<number>; factory: SessionFactory<FakeSession> } {
   let next = 1;
   const open = new Set<number>();
   return {
@@ -15,8 +20,8 @@ function fakeFactory() {
         open.add(id);
         return { id, alive: true };
       },
-      destroy: async (s: { id: number }) => void open.delete(s.id),
-      alive: (s: { alive: boolean }) => s.alive,
+      destroy: async (s) => void open.delete(s.id),
+      alive: (s) => s.alive,
     },
   };
 }
