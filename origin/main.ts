@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { DriverRegistry } from './drivers/registry.ts';
@@ -19,6 +19,8 @@ try {
 }
 
 const version: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+// The data dir holds the embedded store and local files (the examples dataset) whatever the store is.
+mkdirSync(env.SLUICE_DATA_DIR, { recursive: true });
 const store = await openStore({ databaseUrl: env.SLUICE_DATABASE_URL, dataDir: env.SLUICE_DATA_DIR });
 const drivers = new DriverRegistry({
   poolSize: env.SLUICE_POOL_SIZE,

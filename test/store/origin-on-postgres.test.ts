@@ -158,12 +158,8 @@ describe('origin with SLUICE_DATABASE_URL', () => {
   });
 });
 
-/**
- * KNOWN BUGS, pinned with `it.fails`: each body asserts the correct behaviour
- * and currently fails. When one is fixed vitest reports it ("expected to fail"):
- * turn it into a plain `it`.
- */
-describe('known bugs with a Postgres store', () => {
+/** Origins sharing a Postgres store, each with its own (possibly new) data dir. */
+describe('origins sharing a Postgres store', () => {
   let db: FreshDatabase;
   let base: string;
 
@@ -176,12 +172,7 @@ describe('known bugs with a Postgres store', () => {
     if (base) await rm(base, { recursive: true, force: true });
   });
 
-  // With SLUICE_DATABASE_URL nothing creates SLUICE_DATA_DIR (only the PGlite
-  // store does, for its store/ dir), so the examples build cannot write
-  // <dir>/examples.duckdb.tmp and the origin exits 1 at startup
-  // ("IO Error: Cannot open file .../examples.duckdb.tmp: No such file or directory").
-  // The default ./.sluice does not exist on a first start either.
-  it.fails('starts with a data dir that does not exist yet', async () => {
+  it('starts with a data dir that does not exist yet', async () => {
     const missing = join(base, 'not-created-yet');
     const o = await startOrigin({ template: false, dataDir: missing, env: { SLUICE_DATABASE_URL: db.url } });
     try {
@@ -191,13 +182,7 @@ describe('known bugs with a Postgres store', () => {
     }
   });
 
-  // ensureExamples reads examples_state and the `examples` connection outside
-  // any lock, builds the dataset, then inserts the connection: two origins
-  // starting together on a new store both see "never installed" and the second
-  // insert fails on connections_name_unique, which aborts that origin's startup.
-  // Here the two startups run in process, each with its own store handle and
-  // data dir, as two origins sharing the store ("Several origins may share one").
-  it.fails('two origins starting together on a new store install the examples once, and both start', async () => {
+  it('two origins starting together on a new store install the examples once, and both start', async () => {
     const shared = await freshDatabase();
     const stores: Store[] = [];
     try {
@@ -226,11 +211,7 @@ describe('known bugs with a Postgres store', () => {
     }
   });
 
-  // examples_state is shared in the store, but examples.duckdb lives in each
-  // origin's data dir: a second origin with its own data dir sees "loaded",
-  // never builds the file, and `examples` answers 500 ("Cannot open database
-  // .../examples.duckdb in read-only mode: database does not exist").
-  it.fails('a second origin sharing the store with its own data dir can query the examples', async () => {
+  it('a second origin sharing the store with its own data dir can query the examples', async () => {
     const shared = await freshDatabase();
     const env = { SLUICE_DATABASE_URL: shared.url };
     try {
