@@ -5,7 +5,7 @@ import { openCursor, type Outcome, type StatementSource } from './cursor.ts';
 import { duckDatabases, duckSchema, duckTableDdl } from './duckdb-catalog.ts';
 import { createFileViews, leaseInstance, type InstanceLease, type InstanceSpec } from './duckdb-instances.ts';
 import { duckType, type DuckColumnType } from './duckdb-types.ts';
-import { connectionFailed, queryFailed } from './failures.ts';
+import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import type { ColumnMeta, ConnectionSettings, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing } from './types.ts';
@@ -98,7 +98,7 @@ export class DuckdbDriver implements Driver {
 
   async run(request: RunRequest): Promise<RowCursor> {
     const fail = (error: unknown) => queryFailed(error, this.redactor);
-    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(fail(error)));
+    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
     // A READ_ONLY file needs no more; elsewhere reads run in a read-only transaction.
     const readTransaction = (request.readOnly || this.spec.readOnly) && !this.readOnlyInstance;
     return openCursor(new DuckStatement(this.pool, session, request, readTransaction), { request, fail });

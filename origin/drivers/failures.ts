@@ -42,6 +42,12 @@ export function queryFailed(error: unknown, redactor: Redactor): SluiceError {
   return new SluiceError('query_failed', message, { detail: redactedMessage(error, redactor) });
 }
 
+/** A session could not be opened for a statement: whatever the cause (refused, bad password), it never ran. */
+export function unreachable(error: unknown, redactor: Redactor): SluiceError {
+  if (error instanceof SluiceError) return error;
+  return new SluiceError('query_failed', 'The database could not be reached', { detail: redactedMessage(error, redactor) });
+}
+
 export function connectionFailed(error: unknown, redactor: Redactor): SluiceError {
   if (error instanceof SluiceError && error.code === 'connection_failed') return error;
   const detail =

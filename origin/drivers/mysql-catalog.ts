@@ -1,6 +1,6 @@
 import type mysql from 'mysql2';
 import { SluiceError } from '../errors.ts';
-import { exec } from './mysql.ts';
+import { exec } from './mysql-session.ts';
 import { buildListing } from './schema-listing.ts';
 import type { SchemaListing } from './types.ts';
 

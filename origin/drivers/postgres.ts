@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import type { Value } from '../values.ts';
 import { openCursor, type Outcome, type StatementSource } from './cursor.ts';
-import { connectionFailed, queryFailed } from './failures.ts';
+import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { pgDatabases, pgSchema, pgTableDdl } from './pg-catalog.ts';
 import { pgType, TYPE_CATALOG_SQL, type Convert, type PgCatalogType, type PgType } from './pg-types.ts';
 import { SessionPool } from './pool.ts';
@@ -104,7 +104,7 @@ export class PostgresDriver implements Driver {
 
   async run(request: RunRequest): Promise<RowCursor> {
     const fail = (error: unknown) => queryFailed(error, this.redactor);
-    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(fail(error)));
+    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
     if (this.catalogStale) {
       try {
         await this.loadCatalog(session);

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { SluiceError } from '../errors.ts';
 import type { Value, ValueKind } from '../values.ts';
 import { openCursor, type Outcome, type StatementSource } from './cursor.ts';
-import { connectionFailed, queryFailed, sessionLost } from './failures.ts';
+import { connectionFailed, queryFailed, sessionLost, unreachable } from './failures.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { buildListing } from './schema-listing.ts';
@@ -132,7 +132,7 @@ export class SqliteDriver implements Driver {
 
   async run(request: RunRequest): Promise<RowCursor> {
     const fail = (error: unknown) => queryFailed(error, this.redactor);
-    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(fail(error)));
+    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
     const write = this.env.allowWrites && !request.readOnly;
     return openCursor(new SqliteStatement(this.pool, session, request, write), { request, fail });
   }

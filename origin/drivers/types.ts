@@ -39,7 +39,11 @@ export interface RunRequest {
   values: unknown[];
   /** Run in a read-only transaction or session where the database supports one. */
   readOnly: boolean;
-  /** Milliseconds; 0 means no limit. Past it the statement is cancelled in the database. */
+  /**
+   * Milliseconds; 0 means no limit. Past it the statement is cancelled in the
+   * database. The limit runs from `run()` until the cursor is read to its end
+   * or closed, so a reader that stalls mid-stream also hits it.
+   */
   timeoutMs: number;
   /** Aborted when the client goes away: the statement is cancelled in the database. */
   signal: AbortSignal;
