@@ -59,6 +59,14 @@ export class MysqlDriver implements Driver, StatementHost {
     conn.on('end', () => (session.broken = true));
     try {
       await exec(conn, "SET time_zone = '+00:00'");
+      // The read guard and mysql2's client-side escaping both assume default
+      // quoting: "..." is a string and backslash escapes. A server-wide
+      // ANSI_QUOTES or NO_BACKSLASH_ESCAPES would let a bound value or a
+      // guarded text mean something else, so this session drops both.
+      await exec(
+        conn,
+        "SET SESSION sql_mode = REPLACE(REPLACE(@@SESSION.sql_mode, 'NO_BACKSLASH_ESCAPES', ''), 'ANSI_QUOTES', '')",
+      );
       const [[version]] = await exec<string[][]>(conn, 'SELECT @@version');
       session.mariadb = /mariadb/i.test(version);
     } catch (error) {

@@ -82,6 +82,8 @@ async function start(deps: AppDeps, input: RunInput) {
   if (!info.isRead) {
     if (input.options.stream) throw new SluiceError('writes_disabled', `Streaming is read-only: ${info.refusal}`);
     if (!deps.env.SLUICE_ALLOW_WRITES) throw new SluiceError('writes_disabled', `Writes are disabled on this server: ${info.refusal}`);
+    // A refusal that names no write (an executable comment, unreadable text) never runs, writes or not.
+    if (info.writeOps.length === 0) throw new SluiceError('forbidden', `Statement refused: ${info.refusal}`);
   }
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
   const t0 = performance.now();
