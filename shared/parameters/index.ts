@@ -1,0 +1,16 @@
+/**
+ * Saved-query parameter rules (spec: "Parameter rules"): checking definitions
+ * on save, showing them in the v1 API, resolving request values, and example
+ * values for generated docs. Runs on Node and Workers alike (Web APIs only).
+ */
+export {
+  API_TYPE_NAMES,
+  RESERVED_NAMES,
+  type ParameterRule,
+  type Problems,
+  type Rules,
+  type TypeName,
+} from './types.ts';
+export { describeDefinitions, parseDefinitions } from './definitions.ts';
+export { resolveValues, type ResolveOptions } from './resolve.ts';
+export { exampleValue } from './example.ts';
