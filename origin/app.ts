@@ -8,6 +8,7 @@ import { connectionsPublic } from './routes/connections-public.ts';
 import { executeSql } from './routes/execute-sql.ts';
 import { health } from './routes/health.ts';
 import { connectionsApi } from './routes/v1/connections/index.ts';
+import { queriesApi } from './routes/v1/queries/index.ts';
 
 /** Builds the origin's HTTP app from its dependencies; `main.ts` only reads env and listens. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', executeSql);
   app.route('/', connectionsPublic);
   app.route('/api/v1/connections', connectionsApi);
+  app.route('/api/v1/queries', queriesApi);
   app.onError(onError);
   app.notFound(onNotFound);
   return app;

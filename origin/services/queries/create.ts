@@ -1,0 +1,53 @@
+import { eq } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record.ts';
+import { SluiceError } from '../../errors.ts';
+import type { AppDeps, Caller } from '../../http/context.ts';
+import { queries, queryVersions } from '../../store/schema/index.ts';
+import { isUniqueViolation } from '../connections/create.ts';
+import { checkDefinition } from './definition.ts';
+import { type CreateFields, assertValidName, collectionProblems } from './fields.ts';
+import { readQuery } from './lookup.ts';
+import { type QueryRead, versionSnapshot } from './view.ts';
+
+export const queryExists = (name: string) => new SluiceError('query_exists', `A query named "${name}" already exists`);
+
+/**
+ * Saves a new query with its first version: a `save_query` change. Version 1
+ * is published when `publish` is true, else a draft (nothing serves at
+ * `/q/<name>` yet). The author defaults to the caller's name. The query, the
+ * version and the audit entry (a full snapshot) commit together.
+ */
+export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFields): Promise<QueryRead> {
+  assertValidName(input.name);
+  const definition = await checkDefinition(deps.store.db, input, collectionProblems(input.collection));
+  const { name } = input;
+  const collection = input.collection ?? null;
+  const published = input.publish ?? false;
+  const now = new Date();
+
+  try {
+    return await deps.store.db.transaction(async (tx) => {
+      const [taken] = await tx.select({ id: queries.id }).from(queries).where(eq(queries.name, name));
+      if (taken) throw queryExists(name);
+      const [row] = await tx
+        .insert(queries)
+        .values({ name, collection, publishedVersion: published ? 1 : null, nextVersion: 2, createdAt: now, updatedAt: now })
+        .returning();
+      const [version] = await tx
+        .insert(queryVersions)
+        .values({ queryId: row.id, version: 1, ...definition, author: input.author ?? actor.name, createdAt: now })
+        .returning();
+      await recordAudit(tx, {
+        actor: actor.name,
+        action: 'save_query',
+        target: name,
+        changes: { ...versionSnapshot(name, version), collection, published },
+      });
+      return readQuery(tx, row);
+    });
+  } catch (err) {
+    // Two creates racing past the check: the unique index decides.
+    if (isUniqueViolation(err)) throw queryExists(name);
+    throw err;
+  }
+}

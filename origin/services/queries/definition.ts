@@ -1,0 +1,120 @@
+import { eq } from 'drizzle-orm';
+import type { Dialect } from '../../drivers/types.ts';
+import { badRequest } from '../../errors.ts';
+import { inspect } from '../../sql/index.ts';
+import type { StoreDb } from '../../store/open.ts';
+import { connections } from '../../store/schema/index.ts';
+import { RESERVED_NAMES, parseDefinitions } from '../../../shared/parameters/index.ts';
+import type { VersionFields } from './fields.ts';
+
+/** What one version holds once its definition passed the checks. */
+export interface Definition {
+  queryType: 'sql';
+  sql: string;
+  /** As sent (type names or rule objects): stored as saved, described on output. */
+  parameters: Record<string, unknown>;
+  description: string | null;
+  connectionName: string | null;
+  tags: string[];
+  cacheTtl: number | null;
+}
+
+export const MONGO_UNAVAILABLE = 'document-database queries need a mongodb connection type, not available yet';
+
+/** Legacy `{name}` text placeholders, as `sql/legacy.ts` substitutes them. */
+const LEGACY_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const MONGO_FIELDS = ['mongo_collection', 'mongo_filter', 'mongo_projection', 'mongo_sort'] as const;
+
+/** The SQL is analysed in the default connection's dialect; with none, in Postgres's (the analysis differs only in quoting details). */
+const DEFAULT_DIALECT: Dialect = 'postgres';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks a definition on save. Every problem is collected into one `errors`
+ * map keyed by field (a parameter's own problems under `parameters.<name>`),
+ * and the whole map is thrown as 400 `invalid_request`: the client fixes
+ * everything in one round. `db` looks up the default connection; `problems`
+ * are the caller's own findings (a bad collection name) listed with the rest.
+ */
+export async function checkDefinition(db: StoreDb, input: VersionFields, problems: Record<string, string> = {}): Promise<Definition> {
+  if (input.query_type === 'mongo') {
+    throw badRequest(MONGO_UNAVAILABLE, { errors: { ...problems, query_type: MONGO_UNAVAILABLE } });
+  }
+  const errors: Record<string, string> = { ...problems };
+  if (input.query_type !== undefined && input.query_type !== 'sql') {
+    errors.query_type = 'must be "sql" (or "mongo" for a document-database query)';
+  }
+  for (const field of MONGO_FIELDS) {
+    if (input[field] !== undefined) errors[field] = 'applies only to query_type "mongo"';
+  }
+
+  // Default connection: must exist when given; its type is the SQL's dialect.
+  let connectionName: string | null = null;
+  let dialect = DEFAULT_DIALECT;
+  if (input.connection_name !== undefined && input.connection_name !== null) {
+    if (typeof input.connection_name !== 'string' || input.connection_name === '') {
+      errors.connection_name = 'must be the name of an existing connection, or null';
+    } else {
+      const [row] = await db.select({ db: connections.db }).from(connections).where(eq(connections.name, input.connection_name));
+      if (row) {
+        connectionName = input.connection_name;
+        dialect = row.db as Dialect;
+      } else {
+        errors.connection_name = `no connection named ${JSON.stringify(input.connection_name)}`;
+      }
+    }
+  }
+
+  // SQL: required, exactly one statement; collect the names it uses.
+  let sql = '';
+  let used: Set<string> | null = null;
+  if (typeof input.sql !== 'string' || input.sql.trim() === '') {
+    errors.sql = input.sql === undefined || input.sql === null || input.sql === '' ? 'is required' : 'must be SQL text';
+  } else {
+    sql = input.sql;
+    const info = inspect(sql, dialect);
+    if (info.statementCount === 0) errors.sql = 'holds no SQL statement';
+    else if (info.statementCount > 1) errors.sql = `must be exactly one statement, the text holds ${info.statementCount}`;
+    used = new Set([...info.markers, ...[...sql.matchAll(LEGACY_PLACEHOLDER)].map((m) => m[1])]);
+  }
+
+  // Parameters: the shared rule checker, then the save-time rules (reserved, used in the SQL).
+  let parameters: Record<string, unknown> = {};
+  if (input.parameters !== undefined && input.parameters !== null) {
+    if (!isPlainObject(input.parameters)) {
+      errors.parameters = 'must be an object mapping each parameter name to a type name or a rule object';
+    } else {
+      parameters = input.parameters;
+      const parsed = parseDefinitions(parameters);
+      if ('errors' in parsed) {
+        // Keyed by parameter name, '' for the whole object.
+        for (const [key, problem] of Object.entries(parsed.errors)) errors[key === '' ? 'parameters' : `parameters.${key}`] ??= problem;
+      }
+      for (const name of Object.keys(parameters)) {
+        if (RESERVED_NAMES.includes(name)) errors[`parameters.${name}`] ??= `"${name}" is a reserved name`;
+        else if (used && !used.has(name)) errors[`parameters.${name}`] ??= `is declared but the SQL never uses it (as :${name} or {${name}})`;
+      }
+    }
+  }
+
+  let tags: string[] = [];
+  if (input.tags !== undefined && input.tags !== null) {
+    if (Array.isArray(input.tags) && input.tags.every((tag) => typeof tag === 'string')) tags = input.tags;
+    else errors.tags = 'must be an array of strings';
+  }
+
+  let cacheTtl: number | null = null;
+  if (input.cache_ttl !== undefined && input.cache_ttl !== null) {
+    if (typeof input.cache_ttl === 'number' && Number.isInteger(input.cache_ttl) && input.cache_ttl >= 0) cacheTtl = input.cache_ttl;
+    else errors.cache_ttl = 'must be a whole number of seconds, 0 or more, or null';
+  }
+
+  const fields = Object.keys(errors);
+  if (fields.length > 0) {
+    const summary = fields.map((field) => `${field}: ${errors[field]}`).join('; ');
+    throw badRequest(`Invalid query definition: ${summary}`, { errors });
+  }
+  return { queryType: 'sql', sql, parameters, description: input.description ?? null, connectionName, tags, cacheTtl };
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { SluiceError } from '../../errors.ts';
+
+/**
+ * The bodies the saved-query verbs accept. Objects are strict, so an unknown
+ * field is refused with `unknown_field` (see `http/body.ts`). The definition
+ * fields (`sql`, `parameters`, `connection_name`, `tags`, `cache_ttl`) are
+ * taken as they come and checked by `definition.ts`, which lists every
+ * problem at once; the name has its own code (`invalid_name`) and is checked
+ * after parsing.
+ */
+
+const definitionShape = {
+  description: z.string().nullable().optional(),
+  sql: z.unknown().optional(),
+  connection_name: z.unknown().optional(),
+  parameters: z.unknown().optional(),
+  tags: z.unknown().optional(),
+  cache_ttl: z.unknown().optional(),
+  publish: z.boolean().optional(),
+  author: z.string().nullable().optional(),
+  query_type: z.string().optional(),
+  // Document-database queries: accepted here so they get the definition's answer, not `unknown_field`.
+  mongo_collection: z.unknown().optional(),
+  mongo_filter: z.unknown().optional(),
+  mongo_projection: z.unknown().optional(),
+  mongo_sort: z.unknown().optional(),
+};
+
+/** POST /api/v1/queries */
+export const createFields = z.strictObject({
+  name: z.string(),
+  collection: z.string().nullable().optional(),
+  ...definitionShape,
+});
+export type CreateFields = z.infer<typeof createFields>;
+
+/** POST /api/v1/queries/{name}/versions: the create body minus name and collection. */
+export const versionFields = z.strictObject(definitionShape);
+export type VersionFields = z.infer<typeof versionFields>;
+
+/** POST /api/v1/queries/{name}/publish */
+export const publishFields = z.strictObject({
+  version: z.number().int('version must be a whole number').positive('version must be 1 or more'),
+});
+
+/** POST /api/v1/queries/{name}/unpublish: no body (an empty object is accepted). */
+export const unpublishFields = z.strictObject({});
+
+/** PATCH /api/v1/queries/{name}: the collection only. */
+export const moveFields = z.strictObject({ collection: z.string().nullable() });
+
+/** PATCH /api/v1/queries/{name}/versions/{n}: `cache_ttl` in place. */
+export const cacheTtlFields = z.strictObject({
+  cache_ttl: z.number().int('cache_ttl must be a whole number of seconds').min(0, 'cache_ttl must be 0 or more').nullable(),
+});
+
+const NAME_CHARS = /^[\p{L}\p{N} ._-]{1,100}$/u;
+
+/**
+ * 1-100 letters, digits, spaces, `.`, `_` or `-`; no leading or trailing space
+ * (invisible in URLs) and not only dots (clients collapse `.`/`..` path
+ * segments, so `/q/..` could never be called).
+ */
+export function assertValidName(name: string): void {
+  let problem: string | null = null;
+  if (!NAME_CHARS.test(name)) problem = 'must be 1-100 characters: letters, digits, spaces, ".", "_" or "-"';
+  else if (name.trim() !== name) problem = 'must not start or end with a space';
+  else if (/^\.+$/.test(name)) problem = 'must not consist only of dots';
+  if (problem) throw new SluiceError('invalid_name', `Query name ${JSON.stringify(name)} ${problem}`, { field: 'name' });
+}
+
+const COLLECTION_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+
+/** Why a collection name is refused, or null when it is valid. Never case-folded. */
+export function collectionNameProblem(name: string): string | null {
+  if (name.length < 1 || name.length > 63) return 'must be 1-63 characters';
+  if (!COLLECTION_NAME.test(name)) {
+    return /[A-Z]/.test(name)
+      ? 'must be lowercase (names are never case-folded)'
+      : 'must be lowercase letters, digits, ".", "_" or "-", starting with a letter or digit';
+  }
+  return null;
+}
+
+/** 400 `invalid_request` with `errors.collection` for a refused collection name. */
+export function assertCollectionName(name: string | null | undefined): void {
+  const problem = collectionProblems(name).collection;
+  if (problem) {
+    throw new SluiceError('invalid_request', `Collection name ${JSON.stringify(name)} ${problem}`, { errors: { collection: problem } });
+  }
+}
+
+/** `{collection: problem}` for a refused name, else `{}`: to list with a definition's other problems. */
+export function collectionProblems(name: string | null | undefined): Record<string, string> {
+  if (name === null || name === undefined) return {};
+  const problem = collectionNameProblem(name);
+  return problem ? { collection: problem } : {};
+}

@@ -1,0 +1,30 @@
+import type { AppDeps } from '../../http/context.ts';
+import type { QueryRow, QueryVersionRow } from '../../store/schema/index.ts';
+import { findQuery, findVersion, readQuery, runStats } from './lookup.ts';
+import { type QueryRead, type RunStats, type VersionView, queryEtag, versionView } from './view.ts';
+
+/** One version read back, with the query's ETag (a version changes only with its query). */
+export interface VersionRead {
+  version: VersionView & { name: string };
+  etag: string;
+}
+
+export function versionRead(query: QueryRow, row: QueryVersionRow, stats: RunStats): VersionRead {
+  return {
+    version: { name: query.name, ...versionView(row, query.publishedVersion, stats.counts.get(row.version) ?? 0) },
+    etag: queryEtag(query),
+  };
+}
+
+/** A query with every version and its SQL, and its ETag; 404 `query_not_found`. */
+export async function getQuery(deps: AppDeps, name: string): Promise<QueryRead> {
+  return deps.store.db.transaction(async (tx) => readQuery(tx, await findQuery(tx, name)));
+}
+
+/** One version; 404 `query_not_found` or `version_not_found`. */
+export async function getVersion(deps: AppDeps, name: string, version: number): Promise<VersionRead> {
+  return deps.store.db.transaction(async (tx) => {
+    const query = await findQuery(tx, name);
+    return versionRead(query, await findVersion(tx, query, version), await runStats(tx, query));
+  });
+}

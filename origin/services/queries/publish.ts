@@ -1,0 +1,34 @@
+import { recordAudit } from '../../audit/record.ts';
+import type { AppDeps, Caller } from '../../http/context.ts';
+import { assertIfMatch, findQuery, findVersion, readQuery } from './lookup.ts';
+import { reviseQuery } from './revise.ts';
+import type { QueryRead } from './view.ts';
+
+/**
+ * Publishes version `n` (a draft, or a previous version: a rollback): the
+ * `publish_query` change, `{version: {from, to}}`. Publishing the version
+ * already published changes nothing and writes nothing. 404
+ * `version_not_found` for a version that does not exist.
+ */
+export async function publishVersion(
+  deps: AppDeps,
+  actor: Caller,
+  name: string,
+  version: number,
+  ifMatch?: string,
+): Promise<QueryRead> {
+  return deps.store.db.transaction(async (tx) => {
+    const current = await findQuery(tx, name, { forUpdate: true });
+    assertIfMatch(ifMatch, current);
+    await findVersion(tx, current, version);
+    if (current.publishedVersion === version) return readQuery(tx, current);
+    const row = await reviseQuery(tx, current, { publishedVersion: version });
+    await recordAudit(tx, {
+      actor: actor.name,
+      action: 'publish_query',
+      target: name,
+      changes: { version: { from: current.publishedVersion, to: version } },
+    });
+    return readQuery(tx, row);
+  });
+}
