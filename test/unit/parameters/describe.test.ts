@@ -1,11 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { describeDefinitions, parseDefinitions, type Rules } from '../../../shared/parameters/index.ts';
-
-function rulesOf(raw: unknown): Rules {
-  const parsed = parseDefinitions(raw);
-  if ('errors' in parsed) throw new Error(`unexpected problems: ${JSON.stringify(parsed.errors)}`);
-  return parsed.rules;
-}
+import { describeDefinitions } from '../../../shared/parameters/index.ts';
+import { rulesOf } from './helpers.ts';
 
 const SAVED = {
   plain_int: 'int',
