@@ -23,7 +23,7 @@ export class MysqlDriver implements Driver, StatementHost {
   ) {
     this.redactor = createRedactor(settings.password);
     this.pool = new SessionPool<MysqlSession>(
-      { open: () => this.openSession(), destroy: async (s) => s.conn.destroy(), alive: (s) => !s.broken },
+      { open: () => this.openSession(), destroy: async (s) => dropConnection(s.conn), alive: (s) => !s.broken },
       { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },
     );
   }
@@ -158,4 +158,15 @@ export class MysqlDriver implements Driver, StatementHost {
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+/**
+ * mysql2's `destroy()` only half-closes the socket. A connection paused by
+ * backpressure then never reads again, and the server stays blocked writing
+ * the rest of a killed result until `net_write_timeout`. Destroying the socket
+ * itself lets the server see the kill at once.
+ */
+function dropConnection(conn: mysql.Connection): void {
+  conn.destroy();
+  (conn as unknown as { stream?: { destroy(): void } }).stream?.destroy();
 }
