@@ -5,6 +5,7 @@ import { registerAddVersion } from './add-version.ts';
 import { registerCreate } from './create.ts';
 import { registerDeleteVersion } from './delete-version.ts';
 import { registerDelete } from './delete.ts';
+import { registerFlow } from './flow.ts';
 import { registerGetVersion } from './get-version.ts';
 import { registerGet } from './get.ts';
 import { registerList } from './list.ts';
@@ -12,12 +13,14 @@ import { registerMove } from './move.ts';
 import { registerPublish } from './publish.ts';
 import { registerUnpublish } from './unpublish.ts';
 import { registerUpdateVersion } from './update-version.ts';
+import { registerValidate } from './validate.ts';
 
-/** `/api/v1/queries`. The fixed paths come before `/:name`. */
+/** `/api/v1/queries`. The fixed paths (`/validate`) come before `/:name`. */
 export const queriesApi = new Hono<AppEnv>();
 queriesApi.use(requireAdmin);
 registerList(queriesApi);
 registerCreate(queriesApi);
+registerValidate(queriesApi);
 registerGet(queriesApi);
 registerMove(queriesApi);
 registerDelete(queriesApi);
@@ -27,3 +30,4 @@ registerUpdateVersion(queriesApi);
 registerDeleteVersion(queriesApi);
 registerPublish(queriesApi);
 registerUnpublish(queriesApi);
+registerFlow(queriesApi);
