@@ -7,6 +7,7 @@ import { accessLog } from './observability/access-log.ts';
 import { connectionsPublic } from './routes/connections-public.ts';
 import { executeSql } from './routes/execute-sql.ts';
 import { health } from './routes/health.ts';
+import { collectionsApi } from './routes/v1/collections/index.ts';
 import { connectionsApi } from './routes/v1/connections/index.ts';
 import { queriesApi } from './routes/v1/queries/index.ts';
 
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(identifyCaller);
   app.route('/', executeSql);
   app.route('/', connectionsPublic);
+  app.route('/api/v1/collections', collectionsApi);
   app.route('/api/v1/connections', connectionsApi);
   app.route('/api/v1/queries', queriesApi);
   app.onError(onError);

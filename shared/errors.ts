@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   member_not_found: 404,
   previous_secret_not_found: 404,
   cache_entry_not_found: 404,
+  collection_not_found: 404,
   query_exists: 409,
   connection_exists: 409,
   key_exists: 409,

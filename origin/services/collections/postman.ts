@@ -1,0 +1,54 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Dialect } from '../../drivers/types.ts';
+import type { AppDeps } from '../../http/context.ts';
+import { inspect } from '../../sql/index.ts';
+import { connections, queries, queryVersions } from '../../store/schema/index.ts';
+import { type CollectionGrants, hasHolders, storeGrants } from './grants.ts';
+import { collectionNotFound } from './lookup.ts';
+import { type PostmanCollection, type PostmanQuery, postmanCollection } from './postman-file.ts';
+
+/** As `/q/<name>` reads markers: in the default connection's dialect, postgres when there is none. */
+const DEFAULT_DIALECT: Dialect = 'postgres';
+
+/**
+ * `GET /api/v1/collections/{name}/postman`: the collection's published
+ * queries as a Postman v2.1 file calling `baseUrl` (the server as the request
+ * reached it). Unpublished queries are left out and named in the file's
+ * description. 404 `collection_not_found` when no query is in it and no grant
+ * names it (a collection named only by grants gives a file with no requests).
+ */
+export async function collectionPostman(
+  deps: AppDeps,
+  name: string,
+  baseUrl: string,
+  grants: CollectionGrants = storeGrants,
+): Promise<PostmanCollection> {
+  return deps.store.db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ name: queries.name, version: queryVersions })
+      .from(queries)
+      .leftJoin(queryVersions, and(eq(queryVersions.queryId, queries.id), eq(queryVersions.version, queries.publishedVersion)))
+      .where(eq(queries.collection, name))
+      .orderBy(asc(queries.name));
+    if (rows.length === 0 && !hasHolders(await grants.naming(tx, name))) throw collectionNotFound(name);
+    const dialects = new Map((await tx.select({ name: connections.name, db: connections.db }).from(connections)).map((c) => [c.name, c.db as Dialect]));
+    const published: PostmanQuery[] = [];
+    const unpublished: string[] = [];
+    for (const { name: query, version } of rows) {
+      if (!version) {
+        unpublished.push(query);
+        continue;
+      }
+      const dialect = (version.connectionName && dialects.get(version.connectionName)) || DEFAULT_DIALECT;
+      published.push({
+        name: query,
+        version: version.version,
+        description: version.description,
+        connectionName: version.connectionName,
+        parameters: version.parameters,
+        undeclared: inspect(version.sql ?? '', dialect).markers.filter((marker) => !Object.hasOwn(version.parameters, marker)),
+      });
+    }
+    return postmanCollection(name, baseUrl, published, unpublished);
+  });
+}

@@ -1,0 +1,104 @@
+import { asc, count, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { recordAudit } from '../../audit/record.ts';
+import { SluiceError, badRequest } from '../../errors.ts';
+import type { AppDeps, Caller } from '../../http/context.ts';
+import { queries } from '../../store/schema/index.ts';
+import { collectionNameProblem } from '../queries/fields.ts';
+import { keysAffectedByMove } from '../queries/move.ts';
+import { reviseQuery } from '../queries/revise.ts';
+import { type CollectionGrants, holdersCovered, storeGrants } from './grants.ts';
+import { byName, collectionExists, collectionNotFound } from './lookup.ts';
+
+/** PATCH /api/v1/collections/{name}. */
+export const renameFields = z.strictObject({
+  name: z.string(),
+  merge: z.boolean().optional(),
+});
+export type RenameFields = z.infer<typeof renameFields>;
+
+/** What a rename changed: the `changes` of its `rename_collection` audit entry, and the response. */
+export interface RenameResult {
+  name: { from: string; to: string };
+  /** The target existed already (queries or grants): the two collections are now one. */
+  merge: boolean;
+  /** An interrupted rename was completed (see `renameCollection`). */
+  resumed: boolean;
+  /** Queries re-filed from the old name to the new one. */
+  queries: string[];
+  /** Keys and roles whose grants named the old name and now name the new one. */
+  keys: string[];
+  roles: string[];
+  /** Keys that reach a re-filed query through a grant of the target they held before (a merge). */
+  keys_gaining_access: string[];
+}
+
+export const collectionTaken = (name: string) =>
+  new SluiceError('collection_exists', `Collection "${name}" already exists: send merge: true to combine the two`, { name });
+
+/**
+ * Renames a collection, in one store transaction with one `rename_collection`
+ * audit entry: grants naming the old name are widened to both names, the
+ * queries in it are re-filed (each query's revision, so its ETag, moves on;
+ * no new version), then the old name is dropped from the grants.
+ *
+ * 404 `collection_not_found` when no query is in the old name and no grant
+ * names it; 400 for a new name outside the collection rules; 409
+ * `collection_exists` when the target exists, unless `merge` is true.
+ * Re-running a rename completes an interrupted one without `merge`: the
+ * target then exists only as the first run left it, either the old name's
+ * queries all re-filed and its holders all holding the new name, or the new
+ * name held (by nothing but holders of the old one) with no query in it.
+ * In both cases the rename changes nobody's reach.
+ */
+export async function renameCollection(
+  deps: AppDeps,
+  actor: Caller,
+  from: string,
+  input: RenameFields,
+  grants: CollectionGrants = storeGrants,
+): Promise<RenameResult> {
+  const to = input.name;
+  const problem = collectionNameProblem(to);
+  if (problem) throw badRequest(`New collection name ${JSON.stringify(to)} ${problem}`, { errors: { name: problem } });
+
+  return deps.store.db.transaction(async (tx) => {
+    // Locked: a concurrent move out of the old name waits for the rename.
+    const filed = await tx.select().from(queries).where(eq(queries.collection, from)).orderBy(asc(queries.name)).for('update');
+    const holders = await grants.naming(tx, from);
+    if (!collectionExists(filed.length, holders)) throw collectionNotFound(from);
+    const unchanged = { name: { from, to }, merge: false, resumed: false, queries: [], keys: [], roles: [], keys_gaining_access: [] };
+    if (to === from) return unchanged;
+
+    const [{ n: targetQueries }] = await tx.select({ n: count() }).from(queries).where(eq(queries.collection, to));
+    const targetHolders = await grants.naming(tx, to);
+    const targetExists = collectionExists(targetQueries, targetHolders);
+    // What an interrupted rename leaves: widened grants with the queries not yet re-filed, or
+    // re-filed queries with the old name not yet dropped. Either way the rename changes nobody's reach.
+    const resumed =
+      targetExists &&
+      ((filed.length === 0 && holdersCovered(holders, targetHolders)) || (targetQueries === 0 && holdersCovered(targetHolders, holders)));
+    if (targetExists && !resumed && input.merge !== true) throw collectionTaken(to);
+
+    await grants.widen(tx, from, to);
+    const gaining = new Set<string>();
+    for (const row of filed) {
+      const affected = await keysAffectedByMove(tx, row.name, from, to);
+      for (const key of affected.keys_gaining_access) gaining.add(key);
+      await reviseQuery(tx, row, { collection: to });
+    }
+    await grants.drop(tx, from);
+
+    const result: RenameResult = {
+      ...unchanged,
+      merge: targetExists && !resumed,
+      resumed,
+      queries: filed.map((row) => row.name).sort(byName),
+      keys: holders.keys,
+      roles: holders.roles,
+      keys_gaining_access: [...gaining].sort(byName),
+    };
+    await recordAudit(tx, { actor: actor.name, action: 'rename_collection', target: from, changes: { ...result } });
+    return result;
+  });
+}
