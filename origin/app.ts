@@ -7,8 +7,10 @@ import { accessLog } from './observability/access-log.ts';
 import { connectionsPublic } from './routes/connections-public.ts';
 import { executeSql } from './routes/execute-sql.ts';
 import { health } from './routes/health.ts';
+import { runQuery } from './routes/run-query.ts';
 import { collectionsApi } from './routes/v1/collections/index.ts';
 import { connectionsApi } from './routes/v1/connections/index.ts';
+import { historyApi } from './routes/v1/history/index.ts';
 import { queriesApi } from './routes/v1/queries/index.ts';
 
 /** Builds the origin's HTTP app from its dependencies; `main.ts` only reads env and listens. */
@@ -23,9 +25,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', health);
   app.use(identifyCaller);
   app.route('/', executeSql);
+  app.route('/', runQuery);
   app.route('/', connectionsPublic);
   app.route('/api/v1/collections', collectionsApi);
   app.route('/api/v1/connections', connectionsApi);
+  app.route('/api/v1/history', historyApi);
   app.route('/api/v1/queries', queriesApi);
   app.onError(onError);
   app.notFound(onNotFound);

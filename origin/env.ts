@@ -47,6 +47,10 @@ export const envSchema = z.object({
   SLUICE_STREAM_MAX_ROWS: optionalText.pipe(
     z.string().regex(/^[1-9]\d*$/, 'must be a whole number of at least 1').transform(Number).optional(),
   ),
+  /** Runs a per-query history list shows by default (its `limit`). */
+  SLUICE_HISTORY_LIMIT: wholeNumber(50, { min: 1, max: 1000 }),
+  /** Days run history is kept; 0 keeps it forever. */
+  SLUICE_HISTORY_RETENTION_DAYS: wholeNumber(30),
   /** Load the bundled examples on a store that never had them. */
   SLUICE_EXAMPLES: flag.default(true),
 });

@@ -6,6 +6,7 @@ import { parseEnv } from './env.ts';
 import { createLogger } from './observability/logger.ts';
 import { ensureExamples } from './services/examples/ensure.ts';
 import { ConnectionUsage } from './services/connections/usage.ts';
+import { HistoryRecorder } from './services/history/recorder.ts';
 import { openStore } from './store/open.ts';
 
 const logger = createLogger({ level: process.env.SLUICE_LOG_LEVEL });
@@ -27,7 +28,10 @@ const drivers = new DriverRegistry({
   poolIdleTimeoutMs: env.SLUICE_POOL_IDLE_TIMEOUT * 1000,
   allowWrites: env.SLUICE_ALLOW_WRITES,
 });
-const deps = { env, store, drivers, usage: new ConnectionUsage(), logger, version };
+const history = new HistoryRecorder(store, { retentionDays: env.SLUICE_HISTORY_RETENTION_DAYS, logger });
+// Trims history kept past its retention once at startup; later flushes trim at most once a minute.
+void history.flush();
+const deps = { env, store, drivers, usage: new ConnectionUsage(), history, logger, version };
 if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
 
 const server = serve({ fetch: createApp(deps).fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
@@ -41,6 +45,8 @@ async function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down');
   server.close();
   await drivers.closeAll().catch(() => {});
+  // Queued runs are written before the store closes.
+  await history.close().catch(() => {});
   await store.close().catch(() => {});
   process.exit(0);
 }

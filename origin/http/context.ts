@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { DriverRegistry } from '../drivers/registry.ts';
 import type { Env } from '../env.ts';
 import type { ConnectionUsage } from '../services/connections/usage.ts';
+import type { HistoryRecorder } from '../services/history/recorder.ts';
 import type { Store } from '../store/open.ts';
 
 /** Who is calling. Scoped keys and administrator tokens arrive with the access-control work. */
@@ -19,6 +20,8 @@ export interface AppDeps {
   store: Store;
   drivers: DriverRegistry;
   usage: ConnectionUsage;
+  /** Run history: queued in memory, written in batches off the request path. */
+  history: HistoryRecorder;
   logger: Logger;
   version: string;
 }

@@ -2,31 +2,20 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
-import { pageResponse, streamResponse } from '../http/rows-response.ts';
-import { parseRowOptions } from '../services/query/options.ts';
-import { runPage, runStream } from '../services/query/run-sql.ts';
-
-const scalarOption = z.union([z.string(), z.number(), z.boolean()]).optional();
+import { respondRows } from '../http/respond-rows.ts';
+import { requestRowOptions, rowOptionFields } from '../services/query/options.ts';
 
 const bodySchema = z.strictObject({
   sql: z.string({ error: 'sql is required' }),
   params: z.record(z.string(), z.unknown()).optional(),
   connection_name: z.string({ error: 'connection_name is required' }).min(1, 'connection_name is required'),
-  format: z.string().optional(),
-  timeout: scalarOption,
-  page: scalarOption,
-  page_size: scalarOption,
-  stream: scalarOption,
+  ...rowOptionFields,
 });
 
-/** POST /execute_sql: one ad-hoc statement, paged or streamed, in any format. */
+/** POST /execute_sql: one ad-hoc statement, paged or streamed, in any format; recorded in history with no query. */
 export const executeSql = new Hono<AppEnv>().post('/execute_sql', async (c) => {
-  const deps = c.get('deps');
   const body = await readBody(c, bodySchema);
-  const options = parseRowOptions(c.req.query(), body, {
-    maxPageSize: deps.env.SLUICE_MAX_PAGE_SIZE,
-    serverTimeoutSeconds: deps.env.SLUICE_QUERY_TIMEOUT,
-  });
+  const options = requestRowOptions(c.get('deps').env, c.req.query(), body);
   const input = {
     sql: body.sql,
     params: body.params ?? {},
@@ -34,7 +23,5 @@ export const executeSql = new Hono<AppEnv>().post('/execute_sql', async (c) => {
     options,
     signal: c.req.raw.signal,
   };
-  if (options.paging === null) return streamResponse(await runStream(deps, input), options.format, 'result');
-  const { response } = await pageResponse(c, await runPage(deps, input), options.format, options.paging, 'result');
-  return response;
+  return respondRows(c, input, { query: null, version: null, filename: 'result' });
 });

@@ -8,6 +8,7 @@ import { parseEnv } from '../../origin/env.ts';
 import type { AppDeps } from '../../origin/http/context.ts';
 import { createConnection } from '../../origin/services/connections/create.ts';
 import { ConnectionUsage } from '../../origin/services/connections/usage.ts';
+import type { HistoryRecorder } from '../../origin/services/history/recorder.ts';
 import { type Store, type StoreDb, openStore } from '../../origin/store/open.ts';
 import { auditLog, connections, deletedConnections } from '../../origin/store/schema/index.ts';
 import { type Origin, startOrigin, templateDir } from '../harness/origin.ts';
@@ -179,6 +180,7 @@ describe('transactions', () => {
       store: s,
       drivers: { drop: (name: string) => void drops.push(name) } as unknown as DriverRegistry,
       usage: new ConnectionUsage(),
+      history: {} as HistoryRecorder,
       logger: pino({ level: 'silent' }),
       version: 'test',
     });

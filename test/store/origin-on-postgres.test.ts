@@ -10,6 +10,7 @@ import type { DriverRegistry } from '../../origin/drivers/registry.ts';
 import { parseEnv } from '../../origin/env.ts';
 import type { AppDeps } from '../../origin/http/context.ts';
 import { ConnectionUsage } from '../../origin/services/connections/usage.ts';
+import type { HistoryRecorder } from '../../origin/services/history/recorder.ts';
 import { ensureExamples } from '../../origin/services/examples/ensure.ts';
 import { type Store, openStore } from '../../origin/store/open.ts';
 import { auditLog, connections, examplesState } from '../../origin/store/schema/index.ts';
@@ -195,6 +196,7 @@ describe('origins sharing a Postgres store', () => {
           store,
           drivers: {} as DriverRegistry,
           usage: new ConnectionUsage(),
+          history: {} as HistoryRecorder,
           logger: pino({ level: 'silent' }),
           version: 'test',
         };

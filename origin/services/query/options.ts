@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import type { Env } from '../../env.ts';
 import { badRequest } from '../../errors.ts';
 import { FORMATS, STREAMABLE, type Format } from '../../formats/index.ts';
 import type { Paging } from '../../sql/index.ts';
@@ -19,6 +21,21 @@ export interface RawRowOptions {
   stream?: unknown;
   timeout?: unknown;
 }
+
+const scalarOption = z.union([z.string(), z.number(), z.boolean()]).optional();
+
+/** The row options a JSON body may carry (`/execute_sql`, `POST /q`); validated by `parseRowOptions`. */
+export const rowOptionFields = {
+  format: z.string().optional(),
+  timeout: scalarOption,
+  page: scalarOption,
+  page_size: scalarOption,
+  stream: scalarOption,
+};
+
+/** `parseRowOptions` under the server's own limits. */
+export const requestRowOptions = (env: Pick<Env, 'SLUICE_MAX_PAGE_SIZE' | 'SLUICE_QUERY_TIMEOUT'>, query: RawRowOptions, body: RawRowOptions) =>
+  parseRowOptions(query, body, { maxPageSize: env.SLUICE_MAX_PAGE_SIZE, serverTimeoutSeconds: env.SLUICE_QUERY_TIMEOUT });
 
 const positiveWhole = (name: string, raw: unknown): number | undefined => {
   if (raw === undefined || raw === null || raw === '') return undefined;

@@ -1,0 +1,86 @@
+import { type SQL, and, desc, eq, gte, lt } from 'drizzle-orm';
+import type { AppDeps } from '../../http/context.ts';
+import { type RunRow, queries, runs } from '../../store/schema/index.ts';
+import { formatDate } from '../../time.ts';
+import { queryNotFound } from '../queries/lookup.ts';
+import { type HistoryFilters, encodeCursor } from './filters.ts';
+
+export interface RunItem {
+  id: number;
+  time: string;
+  query: string | null;
+  version: number | null;
+  connection: string;
+  status: 'success' | 'error';
+  rows: number;
+  duration_ms: number;
+  serialization_ms: number | null;
+  request_id: string | null;
+  key_name: string | null;
+  transport: string;
+  format: string | null;
+  error: string | null;
+}
+
+export interface RunPage {
+  items: RunItem[];
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/**
+ * Stored runs, newest first (in the order they were recorded), one page at a
+ * time. The cursor is the id of the page's last run, so runs recorded while a
+ * client pages never shift or repeat what it sees. `notBefore` hides runs
+ * older than the query itself (a query recreated under an old name).
+ */
+export async function listRuns(deps: Pick<AppDeps, 'store'>, filters: HistoryFilters, { notBefore }: { notBefore?: Date } = {}): Promise<RunPage> {
+  const conditions: SQL[] = [];
+  if (filters.query !== undefined) conditions.push(eq(runs.query, filters.query));
+  if (filters.version !== undefined) conditions.push(eq(runs.version, filters.version));
+  if (filters.status !== undefined) conditions.push(eq(runs.status, filters.status));
+  if (filters.key !== undefined) conditions.push(eq(runs.keyName, filters.key));
+  if (filters.since !== undefined) conditions.push(gte(runs.time, filters.since));
+  if (filters.until !== undefined) conditions.push(lt(runs.time, filters.until));
+  if (notBefore !== undefined) conditions.push(gte(runs.time, notBefore));
+  if (filters.before !== undefined) conditions.push(lt(runs.id, filters.before));
+  const rows = await deps.store.db
+    .select()
+    .from(runs)
+    .where(and(...conditions))
+    .orderBy(desc(runs.id))
+    .limit(filters.limit + 1);
+  const more = rows.length > filters.limit;
+  const page = more ? rows.slice(0, filters.limit) : rows;
+  return { items: page.map(runItem), next_cursor: more ? encodeCursor(page[page.length - 1].id) : null };
+}
+
+/**
+ * One saved query's runs (404 `query_not_found` for an unknown name). History
+ * is kept by name and outlives a deleted query: only runs since this query
+ * was created are its own.
+ */
+export async function listQueryRuns(deps: Pick<AppDeps, 'store'>, name: string, filters: HistoryFilters): Promise<RunPage> {
+  const [query] = await deps.store.db.select({ createdAt: queries.createdAt }).from(queries).where(eq(queries.name, name));
+  if (!query) throw queryNotFound(name);
+  return listRuns(deps, { ...filters, query: name }, { notBefore: query.createdAt });
+}
+
+export function runItem(row: RunRow): RunItem {
+  return {
+    id: row.id,
+    time: formatDate(row.time),
+    query: row.query,
+    version: row.version,
+    connection: row.connection,
+    status: row.status,
+    rows: row.rows,
+    duration_ms: row.durationMs,
+    serialization_ms: row.serializationMs,
+    request_id: row.requestId,
+    key_name: row.keyName,
+    transport: row.transport,
+    format: row.format,
+    error: row.error,
+  };
+}

@@ -1,0 +1,66 @@
+import { and, eq } from 'drizzle-orm';
+import { SluiceError } from '../../errors.ts';
+import type { AppDeps, Caller } from '../../http/context.ts';
+import type { Store } from '../../store/open.ts';
+import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../../store/schema/index.ts';
+import { type Rules, parseDefinitions } from '../../../shared/parameters/index.ts';
+import { versionNotFound } from './lookup.ts';
+import { type VersionStatus, versionStatus } from './status.ts';
+
+export interface Runnable {
+  query: QueryRow;
+  version: QueryVersionRow;
+  status: VersionStatus;
+  /** The version's parameter rules, parsed once per version row. */
+  rules: Rules;
+}
+
+/** Unknown and unpublished answer alike: the endpoint does not exist. */
+export const notRunnable = (name: string) => new SluiceError('query_not_found', `Query "${name}" not found or not published`);
+
+/**
+ * Who may run a version: the published and previous ones anyone who reaches
+ * the query; a draft (newer than the published one, or any while nothing is
+ * published) only an administrator.
+ */
+export const mayRun = (caller: Pick<Caller, 'admin'>, status: VersionStatus): boolean => status !== 'draft' || caller.admin;
+
+/**
+ * The version `/q/<name>` runs: the published one, or `version` when asked.
+ * No published version and none asked: 404 `query_not_found`. A version that
+ * does not exist, and a draft asked for by a caller who may not run drafts,
+ * get the very same 404 `version_not_found`: drafts are not disclosed.
+ */
+export async function resolveRunnable(deps: Pick<AppDeps, 'store'>, name: string, version: number | undefined, caller: Pick<Caller, 'admin'>): Promise<Runnable> {
+  const db = deps.store.db;
+  const [query] = await db.select().from(queries).where(eq(queries.name, name));
+  if (!query) throw notRunnable(name);
+  const wanted = version ?? query.publishedVersion;
+  if (wanted === null) throw notRunnable(name);
+  const [row] = await db
+    .select()
+    .from(queryVersions)
+    .where(and(eq(queryVersions.queryId, query.id), eq(queryVersions.version, wanted)));
+  const status = row ? versionStatus(row.version, query.publishedVersion) : null;
+  if (!row || !status || !mayRun(caller, status)) throw versionNotFound(name, wanted);
+  return { query, version: row, status, rules: rulesOf(deps.store, row) };
+}
+
+/** Parsed rules per version row id, per store. Versions never change what they run (only cache_ttl). */
+const ruleCache = new WeakMap<object, Map<number, Rules>>();
+const RULE_CACHE_SIZE = 10_000;
+
+function rulesOf(store: Pick<Store, 'db'>, row: QueryVersionRow): Rules {
+  let cache = ruleCache.get(store);
+  if (!cache) ruleCache.set(store, (cache = new Map()));
+  const cached = cache.get(row.id);
+  if (cached) return cached;
+  const parsed = parseDefinitions(row.parameters);
+  if ('errors' in parsed) {
+    // Definitions are checked on save; a stored one that fails is not the caller's fault.
+    throw new SluiceError('internal_error', `The saved parameter definitions of version ${row.version} are invalid`);
+  }
+  if (cache.size >= RULE_CACHE_SIZE) cache.clear();
+  cache.set(row.id, parsed.rules);
+  return parsed.rules;
+}

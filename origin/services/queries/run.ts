@@ -1,0 +1,113 @@
+import { eq } from 'drizzle-orm';
+import type { Dialect } from '../../drivers/types.ts';
+import { badRequest } from '../../errors.ts';
+import type { AppDeps, Caller } from '../../http/context.ts';
+import { inspect, substituteLegacy } from '../../sql/index.ts';
+import { connections } from '../../store/schema/index.ts';
+import { type Rules, resolveValues } from '../../../shared/parameters/index.ts';
+import { connectionNotFound } from '../connections/lookup.ts';
+import type { RowOptions } from '../query/options.ts';
+import type { RunInput } from '../query/run-sql.ts';
+import { resolveRunnable } from './resolve.ts';
+
+export interface SavedRunRequest {
+  name: string;
+  /** Absent: the published version. */
+  version?: number;
+  /** The request's connection; wins over the version's saved default. */
+  connection?: string;
+  /** Parameter values as supplied: text from a query string, typed values from JSON. */
+  supplied: Record<string, unknown>;
+  source: 'query' | 'json';
+  /** Parameter problems the transport found itself (a repeated argument), listed with the rest. */
+  problems?: Record<string, string>;
+  options: RowOptions;
+  caller: Caller;
+  signal: AbortSignal;
+}
+
+export interface PreparedRun {
+  input: RunInput;
+  query: string;
+  version: number;
+}
+
+const LEGACY_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/**
+ * Everything before the engine for `/q/<name>`: the version to run, the
+ * connection, the parameter values checked against the rules (every problem
+ * at once, 400 before anything reaches the database), and legacy `{name}`
+ * placeholders substituted.
+ */
+export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): Promise<PreparedRun> {
+  const { query, version, rules } = await resolveRunnable(deps, request.name, request.version, request.caller);
+  if (version.queryType !== 'sql' || version.sql === null) {
+    throw badRequest(`Query "${query.name}" is a document-database query: not runnable on this server`);
+  }
+  const connection = request.connection ?? version.connectionName;
+  if (!connection) {
+    throw badRequest(`Query "${query.name}" has no default connection: give connection_name`);
+  }
+  const dialect = await dialectOf(deps, connection);
+  const params = parameterValues(version.sql, dialect, rules, request);
+  const sql = substituteLegacy(version.sql, legacyValues(version.sql, params));
+  return {
+    input: { sql, params, connection, options: request.options, signal: request.signal },
+    query: query.name,
+    version: version.version,
+  };
+}
+
+/** The SQL dialect of a connection, which decides what counts as a `:marker`. */
+async function dialectOf(deps: AppDeps, name: string): Promise<Dialect> {
+  const [row] = await deps.store.db.select({ db: connections.db }).from(connections).where(eq(connections.name, name));
+  if (!row) throw connectionNotFound(name);
+  return row.db as Dialect;
+}
+
+const isSingleValue = (value: unknown) => value === null || typeof value !== 'object';
+
+/**
+ * Declared parameters through their rules; `:markers` the SQL uses without
+ * declaring them are required and passed through as supplied; legacy
+ * `{name}` placeholders not declared take a supplied value when there is one.
+ * Supplied names the query does not use are ignored.
+ */
+function parameterValues(sql: string, dialect: Dialect, rules: Rules, request: SavedRunRequest): Record<string, unknown> {
+  const supplied = request.supplied;
+  const given = (name: string) => Object.hasOwn(supplied, name) && supplied[name] !== undefined;
+  const declared = Object.fromEntries(Object.keys(rules).filter(given).map((name) => [name, supplied[name]]));
+  const resolved = resolveValues(rules, declared, { source: request.source, claims: null });
+  const errors: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if ('errors' in resolved) Object.assign(errors, resolved.errors);
+  else Object.assign(values, resolved.values);
+  // A repeated argument is reported as such, not as the missing value it leaves behind.
+  Object.assign(errors, request.problems);
+
+  for (const name of inspect(sql, dialect).markers) {
+    if (Object.hasOwn(rules, name) || Object.hasOwn(errors, name)) continue;
+    if (!given(name)) errors[name] = 'is required';
+    else if (!isSingleValue(supplied[name])) errors[name] = 'must be a single value';
+    else values[name] = supplied[name];
+  }
+  for (const [, name] of sql.matchAll(LEGACY_PLACEHOLDER)) {
+    if (Object.hasOwn(rules, name) || Object.hasOwn(values, name) || Object.hasOwn(errors, name) || !given(name)) continue;
+    if (isSingleValue(supplied[name])) values[name] = supplied[name];
+    else errors[name] = 'must be a single value';
+  }
+  if (Object.keys(errors).length > 0) throw badRequest('Invalid parameters', { errors });
+  return values;
+}
+
+/** The values of the names the SQL uses as `{name}`; integers past 2^53 arrive as bigint and paste as digits. */
+function legacyValues(sql: string, values: Record<string, unknown>): Record<string, unknown> {
+  const used: Record<string, unknown> = {};
+  for (const [, name] of sql.matchAll(LEGACY_PLACEHOLDER)) {
+    if (!Object.hasOwn(values, name)) continue;
+    const value = values[name];
+    used[name] = typeof value === 'bigint' ? value.toString() : value;
+  }
+  return used;
+}
