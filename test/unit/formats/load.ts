@@ -1,4 +1,4 @@
-/** A large synthetic result (6 columns) and memory sampling for the streaming tests and the benchmark. */
+/** A large synthetic result (6 columns) and memory sampling for the streaming tests (bench/ has its own copy). */
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { ColumnMeta } from '../../../origin/drivers/types.ts';

@@ -1,0 +1,52 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  connections: number;
+  seconds: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Responses other than 2xx, plus socket errors and timeouts. */
+  failures: number;
+  requests: number;
+}
+
+export interface LoadTarget {
+  url: string;
+  body: unknown;
+}
+
+function run(target: LoadTarget, connections: number, seconds: number): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: target.url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(target.body),
+        connections,
+        duration: seconds,
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+/** A short run whose numbers are thrown away: JIT, pools and caches warm up. */
+export async function warmUp(target: LoadTarget, connections: number, seconds = 2): Promise<void> {
+  await run(target, connections, seconds);
+}
+
+/** autocannon against one target at a fixed concurrency for `seconds`. */
+export async function loadTest(target: LoadTarget, connections: number, seconds: number): Promise<LoadResult> {
+  const r = await run(target, connections, seconds);
+  return {
+    connections,
+    seconds,
+    requestsPerSecond: r.requests.average,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    failures: r.non2xx + r.errors + r.timeouts,
+    requests: r.requests.total,
+  };
+}

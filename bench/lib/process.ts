@@ -1,0 +1,56 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Server {
+  url: string;
+  /** The pid of the Node process serving (not a wrapper: RSS is read from it). */
+  pid: number;
+  /** Where the process's stdout and stderr go (never through a pipe the bench would have to drain). */
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a TypeScript server as `node --import tsx <script>` (one process, so
+ * its pid is the server's own), logs to a file, and waits for the line
+ * carrying `"port":N` and `listening`.
+ */
+export async function startServer(script: string, env: Record<string, string>, logFile: string): Promise<Server> {
+  const out = openSync(logFile, 'a');
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', out, out],
+  });
+  closeSync(out);
+  const port = await new Promise<number>((resolve, reject) => {
+    const deadline = Date.now() + 90_000;
+    const poll = setInterval(() => {
+      const text = readFileSync(logFile, 'utf8');
+      const line = text.split('\n').find((l) => l.includes('listening') && /"port":\d+/.test(l));
+      if (line) {
+        clearInterval(poll);
+        resolve(Number(/"port":(\d+)/.exec(line)![1]));
+      } else if (child.exitCode !== null || Date.now() > deadline) {
+        clearInterval(poll);
+        reject(new Error(`${script} did not start (exit ${child.exitCode}):\n${text.slice(-2000)}`));
+      }
+    }, 50);
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    logFile,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * `npm run bench [-- <scenario>...] [--rows N] [--runs N] [--seconds N] [--tag T] [--keep]`
+ *
+ * Runs the scenarios (the five of the issue by default; `formats` and `drivers` when named) and writes bench/results/<date>-<scenario>.md
+ * and .json. Every figure is read against a baseline measured in the same run
+ * on the same machine. See bench/README.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { BenchContext, Scenario } from './lib/context.ts';
+import { buildDuckFile, preparePostgres } from './lib/dataset.ts';
+import { describeMachine } from './lib/machine.ts';
+import { ROOT } from './lib/process.ts';
+import { writeResult } from './lib/report.ts';
+import { drivers } from './scenarios/drivers.ts';
+import { formats } from './scenarios/formats.ts';
+import { pagedJson } from './scenarios/paged-json.ts';
+import { smallQuery } from './scenarios/small-query.ts';
+import { streamCsv } from './scenarios/stream-csv.ts';
+import { streamParquet } from './scenarios/stream-parquet.ts';
+import { streamPostgres } from './scenarios/stream-postgres.ts';
+
+/** Run when no scenario is named. */
+const DEFAULT: Scenario[] = [streamCsv, streamParquet, streamPostgres, smallQuery, pagedJson];
+/** Run only when named: the parts alone (serializers, driver cursors). */
+const EXTRA: Scenario[] = [formats, drivers];
+const SCENARIOS = [...DEFAULT, ...EXTRA];
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    rows: { type: 'string', default: '5000000' },
+    runs: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '10' },
+    tag: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+const unknown = positionals.filter((p) => !SCENARIOS.some((s) => s.name === p));
+if (unknown.length) {
+  console.error(`Unknown scenario ${unknown.join(', ')}; choose from ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  process.exit(2);
+}
+const chosen = positionals.length ? SCENARIOS.filter((s) => positionals.includes(s.name)) : DEFAULT;
+const options = { rows: Number(values.rows), runs: Number(values.runs), seconds: Number(values.seconds) };
+const pgUrl = process.env.SLUICE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const workDir = await mkdtemp(join(tmpdir(), 'sluice-bench-'));
+const log = (message: string) => console.log(`[bench] ${message}`);
+let duckFile: Promise<string> | null = null;
+let pgReady: Promise<void> | null = null;
+const ctx: BenchContext = {
+  workDir,
+  ...options,
+  pgUrl,
+  log,
+  duckFile: () => (duckFile ??= (log(`building the DuckDB file (${options.rows} rows)`), buildDuckFile(workDir, options.rows))),
+  pgReady: () => (pgReady ??= preparePostgres(pgUrl)),
+};
+
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+const dirty = execFileSync('git', ['status', '--porcelain', '--', 'origin', 'bench'], { cwd: ROOT, encoding: 'utf8' }).trim() ? '+changes' : '';
+const now = new Date();
+const date = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+
+let failed = false;
+try {
+  for (const scenario of chosen) {
+    log(`scenario ${scenario.name}`);
+    const machine = await describeMachine(pgUrl);
+    const startedAt = new Date().toISOString();
+    try {
+      const result = await scenario.run(ctx);
+      const loadAverageEnd = loadavg().map((n) => Math.round(n * 100) / 100);
+      const info = { date, startedAt, machine, options, commit: commit + dirty, loadAverageEnd };
+      const file = writeResult(join(ROOT, 'bench/results'), result, info, values.tag);
+      log(`wrote ${file}`);
+      for (const f of result.figures) {
+        log(`  ${f.name}: ${Math.round(f.value * 100) / 100} ${f.unit} vs ${Math.round(f.baseline * 100) / 100} = ${f.ratio}${f.goal ? ` (${f.goal.met ? 'met' : 'MISSED'}: ${f.goal.text})` : ''}`);
+      }
+    } catch (error) {
+      failed = true;
+      console.error(`[bench] ${scenario.name} failed:`, error);
+    }
+  }
+} finally {
+  if (values.keep) log(`kept ${workDir}`);
+  else await rm(workDir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

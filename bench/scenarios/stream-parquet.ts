@@ -1,0 +1,128 @@
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { Scenario } from '../lib/context.ts';
+import { DUCK_TABLE } from '../lib/dataset.ts';
+import { startBenchOrigin } from '../lib/origin.ts';
+import type { Figure } from '../lib/report.ts';
+import { duckCopyOnce, interleaved, medianOf, streamOnce, type CopyRun, type StreamRun } from '../lib/stream.ts';
+import { ratio } from '../lib/stats.ts';
+import { STREAM_PATHS } from './paths.ts';
+
+const RSS_GOAL_MIB = 300;
+
+/** The column types our parquet rules give the benchmark table (formats/parquet.ts). */
+const EXPECTED_TYPES: Record<string, string> = {
+  id: 'BIGINT',
+  qty: 'BIGINT',
+  price: 'DOUBLE',
+  name: 'VARCHAR',
+  created_at: 'TIMESTAMP',
+  updated_at: 'TIMESTAMP WITH TIME ZONE',
+};
+
+/** An order-independent digest of every value (integers widened so INTEGER and BIGINT hash alike). */
+const DIGEST = 'SELECT count(*)::BIGINT, bit_xor(hash(id::BIGINT, qty::BIGINT, price, name, created_at, updated_at))::VARCHAR';
+
+interface ReadBack {
+  rows: number;
+  types: Record<string, string>;
+  digest: string;
+}
+
+async function readBack(dataFile: string, parquetFile: string): Promise<{ file: ReadBack; source: ReadBack }> {
+  const instance = await DuckDBInstance.create(dataFile, { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  try {
+    const read = async (from: string): Promise<ReadBack> => {
+      const [[rows, digest]] = (await connection.runAndReadAll(`${DIGEST} FROM ${from}`)).getRows();
+      const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`)).getRows();
+      return { rows: Number(rows), digest: String(digest), types: Object.fromEntries(described.map((r) => [String(r[0]), String(r[1])])) };
+    };
+    return { file: await read(`read_parquet('${parquetFile}')`), source: await read(DUCK_TABLE) };
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** The same rows as `stream=true&format=parquet`: memory, and the file DuckDB reads back. */
+export const streamParquet: Scenario = {
+  name: 'stream-parquet',
+  async run(ctx) {
+    const file = await ctx.duckFile();
+    const figures: Figure[] = [];
+    const notes: string[] = [];
+    const samples: Record<string, unknown> = {};
+    for (const path of STREAM_PATHS) {
+      ctx.log(`origin, ${path.label}`);
+      const origin = await startBenchOrigin(ctx.workDir, `parquet-${path.key}`, { env: path.env, store: { serverUrl: ctx.pgUrl } });
+      const saved = (run: number) => join(ctx.workDir, `origin-${path.key}-${run}.parquet`);
+      let both: { baseline: CopyRun[]; target: StreamRun[] };
+      try {
+        await origin.addConnection({ name: 'bench_duck', db: 'duckdb', database: file });
+        const body = { sql: `select * from ${DUCK_TABLE}`, connection_name: 'bench_duck' };
+        both = await interleaved(
+          ctx.runs,
+          () => duckCopyOnce(ctx, DUCK_TABLE, 'parquet', ctx.rows),
+          (run) => streamOnce(ctx, origin, 'stream=true&format=parquet', body, ctx.rows, saved(run)),
+        );
+      } finally {
+        await origin.stop();
+      }
+      const runs = both.target;
+      const baseRate = medianOf(both.baseline, (c) => c.rowsPerSecond);
+      notes.push(`${path.label}: baseline COPY grew the bench process by ${Math.round(medianOf(both.baseline, (c) => c.growthMiB))} MiB (median).`);
+      const check = await readBack(file, saved(0));
+      const typesOk = JSON.stringify(check.file.types) === JSON.stringify(EXPECTED_TYPES);
+      const valuesOk = check.file.rows === ctx.rows && check.file.digest === check.source.digest;
+      const rate = medianOf(runs, (r) => r.rowsPerSecond);
+      const peak = Math.max(...runs.map((r) => r.peakRssMiB));
+      figures.push(
+        {
+          name: `origin peak RSS, ${path.label}`,
+          value: peak,
+          unit: 'MiB',
+          baselineName: 'origin idle RSS before the stream',
+          baseline: medianOf(runs, (r) => r.idleRssMiB),
+          ratio: ratio(peak, medianOf(runs, (r) => r.idleRssMiB)),
+          goal: { text: `<= ${RSS_GOAL_MIB} MB`, met: peak <= RSS_GOAL_MIB },
+        },
+        {
+          name: `throughput, ${path.label}`,
+          value: rate,
+          unit: 'rows/s',
+          baselineName: 'DuckDB COPY TO parquet',
+          baseline: baseRate,
+          ratio: ratio(rate, baseRate),
+        },
+        {
+          name: `rows read back by DuckDB, ${path.label}`,
+          value: check.file.rows,
+          unit: 'rows',
+          baselineName: 'rows in the table',
+          baseline: check.source.rows,
+          ratio: ratio(check.file.rows, check.source.rows),
+          goal: { text: 'same rows, column types as documented, identical values', met: typesOk && valuesOk },
+        },
+      );
+      notes.push(
+        `${path.label}: read back as ${Object.entries(check.file.types).map(([k, v]) => `${k} ${v}`).join(', ')}` +
+          ` (${typesOk ? 'as documented' : `expected ${JSON.stringify(EXPECTED_TYPES)}`}); value digest ${valuesOk ? 'equals' : '**differs from**'} the table's.`,
+      );
+      samples[path.key] = { ...both, readBack: check };
+    }
+    return {
+      scenario: 'stream-parquet',
+      title: `Streaming ${ctx.rows.toLocaleString('en-US')} rows as Parquet from DuckDB`,
+      method: [
+        `\`POST /execute_sql?stream=true&format=parquet\` with \`select * from ${DUCK_TABLE}\` against a real origin process; the client saves the file.`,
+        'The first saved file is read back by DuckDB: row count, column types (`DESCRIBE`), and an order-independent digest of every value compared with the table\'s.',
+        `Baseline for throughput: DuckDB's own \`COPY (SELECT * FROM ${DUCK_TABLE}) TO 'file.parquet'\` in the bench process (no goal on this ratio).`,
+        `Baseline and origin runs alternate (${ctx.runs} each); medians for rates, the maximum for memory. The store is on PostgreSQL and peak RSS is read as in stream-csv.`,
+      ],
+      figures,
+      notes,
+      samples,
+    };
+  },
+};
