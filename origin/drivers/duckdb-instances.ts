@@ -25,7 +25,21 @@ export interface InstanceSpec {
 export interface InstanceLease {
   instance: DuckDBInstance;
   release(): void;
+  /**
+   * After an internal error DuckDB invalidates the instance and refuses every
+   * later statement on it: close it now and forget it, so the next lease opens
+   * the file afresh.
+   */
+  discard(): void;
 }
+
+const closeQuietly = (instance: DuckDBInstance) => {
+  try {
+    instance.closeSync();
+  } catch {
+    // already closed
+  }
+};
 
 interface Entry {
   signature: string;
@@ -80,7 +94,7 @@ async function createInstance(spec: InstanceSpec): Promise<DuckDBInstance> {
 export async function leaseInstance(spec: InstanceSpec): Promise<InstanceLease> {
   if (!spec.path) {
     const instance = await createInstance(spec);
-    return { instance, release: () => instance.closeSync() };
+    return { instance, release: () => closeQuietly(instance), discard: () => closeQuietly(instance) };
   }
   const key = resolve(spec.path);
   const signature = JSON.stringify([spec.readOnly, spec.threads, spec.memoryLimit, allowedAccess(spec.files)]);
@@ -107,7 +121,11 @@ export async function leaseInstance(spec: InstanceSpec): Promise<InstanceLease> 
       released = true;
       if (--held.refs > 0) return;
       if (shared.get(key) === held) shared.delete(key);
-      instance.closeSync();
+      closeQuietly(instance);
+    },
+    discard: () => {
+      if (shared.get(key) === held) shared.delete(key);
+      closeQuietly(instance);
     },
   };
 }

@@ -13,7 +13,12 @@ import type { ColumnMeta, ConnectionSettings, Driver, DriverEnv, RowCursor, RunR
 /** One session is one DuckDB connection, with the configured files as temporary views. */
 interface DuckSession {
   connection: DuckDBConnection;
+  /** The instance generation it was opened on: sessions of a discarded instance are never reused. */
+  generation: number;
 }
+
+/** DuckDB's words for an internal error, after which the instance refuses every statement. */
+const INVALIDATED = /INTERNAL Error|database has been invalidated/i;
 
 const DEFAULT_THREADS = 1;
 const DEFAULT_MEMORY_LIMIT = '512MB';
@@ -46,13 +51,18 @@ export class DuckdbDriver implements Driver {
   private readonly pool: SessionPool<DuckSession>;
   private lease: Promise<InstanceLease> | null = null;
   private openSessions = 0;
+  private generation = 0;
   private closed = false;
 
   constructor(settings: ConnectionSettings, env: DriverEnv) {
     this.redactor = createRedactor(settings.password);
     this.spec = instanceSpec(settings, env);
     this.pool = new SessionPool<DuckSession>(
-      { open: () => this.openSession(), destroy: async (s) => this.closeSession(s) },
+      {
+        open: () => this.openSession(),
+        destroy: async (s) => this.closeSession(s),
+        alive: (s) => s.generation === this.generation,
+      },
       { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },
     );
   }
@@ -73,7 +83,7 @@ export class DuckdbDriver implements Driver {
     const { instance } = await this.lease;
     const connection = await instance.connect();
     this.openSessions++;
-    const session = { connection };
+    const session = { connection, generation: this.generation };
     try {
       await createFileViews(connection, this.spec.files);
     } catch (error) {
@@ -84,7 +94,11 @@ export class DuckdbDriver implements Driver {
   }
 
   private closeSession(session: DuckSession): void {
-    session.connection.closeSync();
+    try {
+      session.connection.closeSync();
+    } catch {
+      // its instance was discarded
+    }
     this.openSessions--;
     this.releaseInstanceWhenIdle();
   }
@@ -96,8 +110,20 @@ export class DuckdbDriver implements Driver {
     lease.then((l) => l.release()).catch(() => {});
   }
 
+  /** One bad statement must not take the connection down until a restart: reopen the instance. */
+  private recoverFrom(error: unknown): void {
+    if (!INVALIDATED.test(String((error as Error)?.message ?? error))) return;
+    const lease = this.lease;
+    this.lease = null;
+    this.generation++;
+    lease?.then((l) => l.discard()).catch(() => {});
+  }
+
   async run(request: RunRequest): Promise<RowCursor> {
-    const fail = (error: unknown) => queryFailed(error, this.redactor);
+    const fail = (error: unknown) => {
+      this.recoverFrom(error);
+      return queryFailed(error, this.redactor);
+    };
     const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
     // A READ_ONLY file needs no more; elsewhere reads run in a read-only transaction.
     const readTransaction = (request.readOnly || this.spec.readOnly) && !this.readOnlyInstance;
@@ -116,6 +142,7 @@ export class DuckdbDriver implements Driver {
       return await work(session.connection);
     } catch (error) {
       reusable = false;
+      this.recoverFrom(error);
       throw queryFailed(error, this.redactor);
     } finally {
       await this.pool.release(session, reusable);
