@@ -8,6 +8,7 @@ import { connectionsPublic } from './routes/connections-public.ts';
 import { executeSql } from './routes/execute-sql.ts';
 import { health } from './routes/health.ts';
 import { runQuery } from './routes/run-query.ts';
+import { cacheApi } from './routes/v1/cache/index.ts';
 import { collectionsApi } from './routes/v1/collections/index.ts';
 import { connectionsApi } from './routes/v1/connections/index.ts';
 import { historyApi } from './routes/v1/history/index.ts';
@@ -27,6 +28,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', executeSql);
   app.route('/', runQuery);
   app.route('/', connectionsPublic);
+  app.route('/api/v1/cache', cacheApi);
   app.route('/api/v1/collections', collectionsApi);
   app.route('/api/v1/connections', connectionsApi);
   app.route('/api/v1/history', historyApi);

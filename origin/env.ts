@@ -30,6 +30,15 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v === '' ? undefined : v));
 
+function isRedisUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export const envSchema = z.object({
   SLUICE_HOST: z.string().min(1).default('127.0.0.1'),
   SLUICE_PORT: wholeNumber(8080, { max: 65535 }),
@@ -47,17 +56,25 @@ export const envSchema = z.object({
   SLUICE_STREAM_MAX_ROWS: optionalText.pipe(
     z.string().regex(/^[1-9]\d*$/, 'must be a whole number of at least 1').transform(Number).optional(),
   ),
+  /** `stream=true` csv/tsv/ndjson rendered by the database where its driver can match the JS bytes exactly. */
+  SLUICE_STREAM_PUSHDOWN: flag.default(true),
   /** Runs a per-query history list shows by default (its `limit`). */
   SLUICE_HISTORY_LIMIT: wholeNumber(50, { min: 1, max: 1000 }),
   /** Days run history is kept; 0 keeps it forever. */
   SLUICE_HISTORY_RETENTION_DAYS: wholeNumber(30),
   /** Load the bundled examples on a store that never had them. */
   SLUICE_EXAMPLES: flag.default(true),
+  /** Unset: the response cache lives in process memory. Set: shared on this Redis by every origin. */
+  SLUICE_REDIS_URL: optionalText.pipe(z.string().refine(isRedisUrl, 'must be a redis:// or rediss:// URL').optional()),
+  /** Prefix of every Redis key this deployment writes (cache entries under `<prefix>cache:`). */
+  SLUICE_REDIS_PREFIX: z.string().regex(/^\S+$/, 'must be non-empty text without spaces').default('sluice:'),
+  /** Memory cache budget in bytes; also the largest body stored in Redis. */
+  SLUICE_CACHE_MAX_BYTES: wholeNumber(64 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-const SECRET_VARIABLE = /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL/;
+const SECRET_VARIABLE = /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL|REDIS_URL/;
 
 /** Parses the variables or throws an Error whose message names each bad one. */
 export function parseEnv(source: Record<string, string | undefined>): Env {

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
+import { createCache } from './cache/index.ts';
 import { DriverRegistry } from './drivers/registry.ts';
 import { parseEnv } from './env.ts';
 import { createLogger } from './observability/logger.ts';
@@ -31,7 +32,8 @@ const drivers = new DriverRegistry({
 const history = new HistoryRecorder(store, { retentionDays: env.SLUICE_HISTORY_RETENTION_DAYS, logger });
 // Trims history kept past its retention once at startup; later flushes trim at most once a minute.
 void history.flush();
-const deps = { env, store, drivers, usage: new ConnectionUsage(), history, logger, version };
+const cache = createCache(env, logger);
+const deps = { env, store, drivers, usage: new ConnectionUsage(), history, cache, logger, version };
 if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
 
 const server = serve({ fetch: createApp(deps).fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
@@ -48,6 +50,7 @@ async function shutdown(signal: string) {
   // Queued runs are written before the store closes.
   await history.close().catch(() => {});
   await store.close().catch(() => {});
+  await cache.close().catch(() => {});
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,5 +1,6 @@
 import type { Env as HonoEnv } from 'hono';
 import type { Logger } from 'pino';
+import type { ResponseCache } from '../cache/response-cache.ts';
 import type { DriverRegistry } from '../drivers/registry.ts';
 import type { Env } from '../env.ts';
 import type { ConnectionUsage } from '../services/connections/usage.ts';
@@ -22,6 +23,8 @@ export interface AppDeps {
   usage: ConnectionUsage;
   /** Run history: queued in memory, written in batches off the request path. */
   history: HistoryRecorder;
+  /** Saved-query responses with a `cache_ttl`: process memory, or Redis shared by every origin. */
+  cache: ResponseCache;
   logger: Logger;
   version: string;
 }

@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
+import { respondCached } from '../cache/serve.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { respondRows } from '../http/respond-rows.ts';
@@ -32,7 +33,9 @@ export const runQuery = new Hono<AppEnv>()
 async function run(c: Context<AppEnv>, transport: Transport): Promise<Response> {
   const name = c.req.param('name')!;
   const prepared = await prepareSavedRun(c.get('deps'), { ...transport, name, caller: c.get('caller'), signal: c.req.raw.signal });
-  return respondRows(c, prepared.input, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) });
+  return respondCached(c, prepared, () =>
+    respondRows(c, prepared.input, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) }),
+  );
 }
 
 function fromQueryString(c: Context<AppEnv>): Transport {

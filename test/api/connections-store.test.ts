@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResponseCache } from '../../origin/cache/response-cache.ts';
 import type { DriverRegistry } from '../../origin/drivers/registry.ts';
 import { parseEnv } from '../../origin/env.ts';
 import type { AppDeps } from '../../origin/http/context.ts';
@@ -181,6 +182,7 @@ describe('transactions', () => {
       drivers: { drop: (name: string) => void drops.push(name) } as unknown as DriverRegistry,
       usage: new ConnectionUsage(),
       history: {} as HistoryRecorder,
+      cache: {} as ResponseCache,
       logger: pino({ level: 'silent' }),
       version: 'test',
     });

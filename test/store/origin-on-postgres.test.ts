@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { asc } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResponseCache } from '../../origin/cache/response-cache.ts';
 import type { DriverRegistry } from '../../origin/drivers/registry.ts';
 import { parseEnv } from '../../origin/env.ts';
 import type { AppDeps } from '../../origin/http/context.ts';
@@ -197,6 +198,7 @@ describe('origins sharing a Postgres store', () => {
           drivers: {} as DriverRegistry,
           usage: new ConnectionUsage(),
           history: {} as HistoryRecorder,
+          cache: {} as ResponseCache,
           logger: pino({ level: 'silent' }),
           version: 'test',
         };

@@ -30,6 +30,10 @@ export interface PreparedRun {
   input: RunInput;
   query: string;
   version: number;
+  /** The version's `cache_ttl` as read for this request (0 or null: not cached). */
+  cacheTtl: number | null;
+  /** The connection's SQL dialect (the response cache checks the statement is a read). */
+  dialect: Dialect;
 }
 
 const LEGACY_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -56,6 +60,8 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
     input: { sql, params, connection, options: request.options, signal: request.signal },
     query: query.name,
     version: version.version,
+    cacheTtl: version.cacheTtl,
+    dialect,
   };
 }
 

@@ -1,0 +1,8 @@
+import type { Hono } from 'hono';
+import type { AppEnv } from '../../../http/context.ts';
+import { evictAll } from '../../../services/cache/entries.ts';
+
+/** DELETE /api/v1/cache/entries: evicts every entry, `{evicted: n}`. */
+export function registerClear(api: Hono<AppEnv>): void {
+  api.delete('/entries', async (c) => c.json(await evictAll(c.get('deps'))));
+}
