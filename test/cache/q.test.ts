@@ -133,6 +133,23 @@ describe('a version with cache_ttl > 0', () => {
   });
 });
 
+describe('a cached answer and its connection', () => {
+  it('is never served once the connection is inactive or deleted', async () => {
+    const connection = `cached_conn_${Date.now()}`;
+    const created = await origin.call('POST', '/api/v1/connections', { name: connection, db: 'duckdb', database: 'examples.duckdb' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const name = await createQuery(origin, { sql: 'SELECT id FROM films WHERE id = :id', parameters: { id: 'integer' }, cache_ttl: 60, connection_name: connection }, 'conn');
+    expectFresh(await getQ(origin, name, { id: 1 }), 60);
+    expect((await getQ(origin, name, { id: 1 })).headers.get('x-cache')).toBe('HIT');
+
+    expect((await origin.call('PATCH', `/api/v1/connections/${connection}`, { active: false })).status).toBe(200);
+    expect((await getQ(origin, name, { id: 1 })).status).toBe(403);
+
+    expect((await origin.call('DELETE', `/api/v1/connections/${connection}`, { reason: 'test' })).status).toBe(200);
+    expect((await getQ(origin, name, { id: 1 })).status).toBe(404);
+  });
+});
+
 describe('a version without caching', () => {
   it.each([0, null])('cache_ttl %s: no caching headers, and every request runs', async (ttl) => {
     const name = await createQuery(origin, { sql: 'SELECT 1 AS one', cache_ttl: ttl }, 'uncached');

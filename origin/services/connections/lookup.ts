@@ -10,6 +10,9 @@ import { connectionEtag, rowFields } from './view.ts';
 export const connectionNotFound = (name: string) =>
   new SluiceError('connection_not_found', `Connection "${name}" not found`);
 
+export const connectionInactive = (name: string) =>
+  new SluiceError('connection_inactive', `Connection "${name}" is inactive`);
+
 /** The row of a connection, or 404 `connection_not_found`. With `forUpdate`, the row stays locked until the transaction ends. */
 export async function findConnection(db: StoreDb, name: string, { forUpdate = false } = {}): Promise<ConnectionRow> {
   const query = db.select().from(connections).where(eq(connections.name, name));
@@ -31,7 +34,7 @@ export function settingsOf(deps: Pick<AppDeps, 'env'>, row: ConnectionRow): Conn
 export async function connectionForRun(deps: AppDeps, name: string): Promise<{ name: string; row: ConnectionRow; settings: ConnectionSettings }> {
   const row = await findConnection(deps.store.db, name);
   if (!row.active) {
-    throw new SluiceError('connection_inactive', `Connection "${name}" is inactive`);
+    throw connectionInactive(name);
   }
   return { name: row.name, row, settings: settingsOf(deps, row) };
 }

@@ -5,7 +5,7 @@ import type { AppDeps, Caller } from '../../http/context.ts';
 import { inspect, substituteLegacy } from '../../sql/index.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type Rules, resolveValues } from '../../../shared/parameters/index.ts';
-import { connectionNotFound } from '../connections/lookup.ts';
+import { connectionInactive, connectionNotFound } from '../connections/lookup.ts';
 import type { RowOptions } from '../query/options.ts';
 import type { RunInput } from '../query/run-sql.ts';
 import { resolveRunnable } from './resolve.ts';
@@ -65,10 +65,18 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
   };
 }
 
-/** The SQL dialect of a connection, which decides what counts as a `:marker`. */
+/**
+ * The SQL dialect of a connection, which decides what counts as a `:marker`.
+ * Checked before the response cache, so an inactive or deleted connection
+ * never has its cached answers served.
+ */
 async function dialectOf(deps: AppDeps, name: string): Promise<Dialect> {
-  const [row] = await deps.store.db.select({ db: connections.db }).from(connections).where(eq(connections.name, name));
+  const [row] = await deps.store.db
+    .select({ db: connections.db, active: connections.active })
+    .from(connections)
+    .where(eq(connections.name, name));
   if (!row) throw connectionNotFound(name);
+  if (!row.active) throw connectionInactive(name);
   return row.db as Dialect;
 }
 
