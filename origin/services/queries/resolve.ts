@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { canReach } from '../../access/reachability.ts';
 import { SluiceError } from '../../errors.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
 import type { Store } from '../../store/open.ts';
@@ -34,7 +35,7 @@ export const mayRun = (caller: Pick<Caller, 'admin'>, status: VersionStatus): bo
 export async function resolveRunnable(deps: Pick<AppDeps, 'store'>, name: string, version: number | undefined, caller: Pick<Caller, 'admin'>): Promise<Runnable> {
   const db = deps.store.db;
   const [query] = await db.select().from(queries).where(eq(queries.name, name));
-  if (!query) throw notRunnable(name);
+  if (!query || !canReach(caller, query)) throw notRunnable(name);
   const wanted = version ?? query.publishedVersion;
   if (wanted === null) throw notRunnable(name);
   const [row] = await db

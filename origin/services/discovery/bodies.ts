@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { FORMATS } from '../../formats/index.ts';
+import { rowOptionFields } from '../query/options.ts';
+import type { JsonSchema } from './parameter-schema.ts';
+
+/**
+ * Request bodies of the query endpoints, as documented. The routes keep their
+ * schemas to themselves, so these mirror them field for field (a test sends
+ * every documented field to each route); `format` is listed as the values
+ * `parseRowOptions` accepts.
+ */
+const rowOptions = {
+  ...rowOptionFields,
+  format: z.enum(FORMATS).optional().describe('Result format (default json); the query string wins over the body'),
+  timeout: rowOptionFields.timeout.describe('Seconds; can only lower the server limit'),
+  page: rowOptionFields.page.describe('1-based page (default 1)'),
+  page_size: rowOptionFields.page_size.describe('Rows per page (default 10)'),
+  stream: rowOptionFields.stream.describe('true streams the whole result (csv, tsv, ndjson, parquet)'),
+};
+
+/** `POST /execute_sql` */
+export const executeSqlBody = z.strictObject({
+  sql: z.string().describe('One statement; `:name` markers are bound from params'),
+  params: z.record(z.string(), z.unknown()).optional().describe('A value for every `:name` marker'),
+  connection_name: z.string().min(1).describe('The connection to run on'),
+  ...rowOptions,
+});
+
+/** `POST /q/<name>`; `params` is replaced by each query's own parameters. */
+export const runQueryBody = z.strictObject({
+  params: z.record(z.string(), z.unknown()).optional(),
+  connection_name: z.string().min(1).optional().describe("Wins over the query's default connection"),
+  version: z.union([z.string(), z.number()]).optional().describe('Runs this version instead of the published one'),
+  ...rowOptions,
+});
+
+/** A request body's JSON Schema from its zod schema, as the client sends it. */
+export function bodySchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return json;
+}

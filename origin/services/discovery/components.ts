@@ -1,0 +1,105 @@
+import { FORMATS, type Format } from '../../formats/index.ts';
+import { bodySchema, executeSqlBody } from './bodies.ts';
+import { catalogSchema } from './catalog.ts';
+import type { JsonSchema } from './parameter-schema.ts';
+
+/** The media type each format answers with (parameters such as `charset` left off). */
+export const FORMAT_MEDIA_TYPES: Record<Format, string> = {
+  json: 'application/json',
+  ndjson: 'application/x-ndjson',
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  xml: 'application/xml',
+  yaml: 'application/yaml',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  parquet: 'application/vnd.apache.parquet',
+};
+
+export const ref = (kind: 'schemas' | 'parameters' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const text: JsonSchema = { type: 'string' };
+const queryOption = (name: string, description: string, schema: JsonSchema) => ({ name, in: 'query', required: false, description, schema });
+
+/** Body of each format in a rows answer: json is an array of objects; files are bytes. */
+function rowsContent(): Record<string, { schema: JsonSchema }> {
+  const content: Record<string, { schema: JsonSchema }> = {};
+  for (const format of FORMATS) {
+    const schema: JsonSchema =
+      format === 'json'
+        ? { oneOf: [{ type: 'array', items: { type: 'object' } }, ref('schemas', 'NoResults')] }
+        : format === 'xlsx' || format === 'parquet'
+          ? { description: `A ${format} file` }
+          : { ...text, description: `${format} text` };
+    content[FORMAT_MEDIA_TYPES[format]] = { schema };
+  }
+  return content;
+}
+
+const jsonOf = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+/** Shared parameters, schemas, responses and the API key scheme. */
+export function components(): JsonSchema {
+  return {
+    securitySchemes: {
+      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The server admin key (scoped keys arrive with access control)' },
+    },
+    headers: {
+      XPage: { description: 'The page answered (1-based)', schema: { type: 'integer' } },
+      XPageSize: { description: 'Rows per page', schema: { type: 'integer' } },
+      XHasMore: { description: 'true when another page exists', schema: { type: 'string', enum: ['true', 'false'] } },
+    },
+    parameters: {
+      Format: queryOption('format', 'Result format', { type: 'string', enum: [...FORMATS], default: 'json' }),
+      Page: queryOption('page', '1-based page', { type: 'integer', minimum: 1, default: 1 }),
+      PageSize: queryOption('page_size', 'Rows per page, at most SLUICE_MAX_PAGE_SIZE', { type: 'integer', minimum: 1, default: 10 }),
+      Timeout: queryOption('timeout', 'Seconds before the statement is cancelled (504); can only lower the server limit', { type: 'number', exclusiveMinimum: 0 }),
+      Stream: queryOption('stream', 'Stream the whole result (csv, tsv, ndjson, parquet); not with page or page_size', { type: 'boolean', default: false }),
+      Version: queryOption('version', 'Run this version instead of the published one (drafts: administrators only)', { type: 'integer', minimum: 1 }),
+      ConnectionName: queryOption('connection_name', "The connection to run on; wins over the query's default", { type: 'string', minLength: 1 }),
+    },
+    schemas: {
+      QueryError: {
+        type: 'object',
+        required: ['error'],
+        properties: {
+          error: text,
+          detail: { ...text, description: "The database's message, credentials removed" },
+          timeout: { type: 'number', description: 'Seconds (504)' },
+          errors: { type: 'object', additionalProperties: text, description: 'Problems by parameter or field' },
+        },
+      },
+      ManagementError: {
+        type: 'object',
+        required: ['error', 'code', 'request_id'],
+        properties: { error: text, code: text, request_id: { ...text, pattern: '^[0-9a-f]{12}$' } },
+      },
+      NoResults: { type: 'object', required: ['message'], properties: { message: { const: 'No results returned' } } },
+      Health: {
+        type: 'object',
+        required: ['status', 'version', 'time_zone', 'utc_offset'],
+        properties: { status: { const: 'ok' }, version: text, time_zone: { type: ['string', 'null'] }, utc_offset: text },
+      },
+      Catalog: bodySchema(catalogSchema),
+      SchemaListing: {
+        type: 'object',
+        required: ['tables', 'truncated'],
+        properties: {
+          tables: { type: 'array', items: { type: 'object', properties: { name: text, type: text, columns: { type: 'array', items: { type: 'object' } } } } },
+          truncated: { type: 'boolean', description: 'true when the connection has more than 5000 columns; the list is then cut off' },
+        },
+      },
+      TableDdl: { type: 'object', properties: { connection: text, table: text, ddl: text } },
+      ExecuteSqlBody: bodySchema(executeSqlBody),
+    },
+    responses: {
+      Rows: {
+        description: 'Rows in the requested format. Paged answers carry X-Page, X-Page-Size and X-Has-More; streamed ones are attachments.',
+        headers: { 'X-Page': ref('headers', 'XPage'), 'X-Page-Size': ref('headers', 'XPageSize'), 'X-Has-More': ref('headers', 'XHasMore') },
+        content: rowsContent(),
+      },
+      QueryError: { description: 'A refused or failed request', content: jsonOf(ref('schemas', 'QueryError')) },
+      ManagementError: { description: 'A refused or failed request; branch on code', content: jsonOf(ref('schemas', 'ManagementError')) },
+      Json: { description: 'OK', content: jsonOf({ type: 'object' }) },
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { renameFields } from '../collections/rename.ts';
+import * as connection from '../connections/fields.ts';
+import { MAX_LIMIT } from '../history/filters.ts';
+import { LIST_STATUSES } from '../queries/list.ts';
+import * as query from '../queries/fields.ts';
+import { validateFields } from '../queries/validate.ts';
+import { type Endpoint, IF_MATCH, type Method, jsonBody, queryParam } from './operations.ts';
+import type { ParameterObject } from './parameter-schema.ts';
+
+/**
+ * The Management API (`/api/v1`, administrators only) as it exists on this
+ * server. Request bodies come from the routes' own zod schemas. A test checks
+ * this list against the routes the app registers, both ways.
+ */
+export const MANAGEMENT_TAGS = [
+  { name: 'Management: connections', description: 'Connections: create, read, change, delete, test, browse' },
+  { name: 'Management: queries', description: 'Saved queries and their versions' },
+  { name: 'Management: history', description: 'Run history across queries' },
+  { name: 'Management: collections', description: 'Collections of saved queries' },
+  { name: 'Management: cache', description: 'The saved-query response cache' },
+];
+
+const text = { type: 'string' };
+const time = { type: 'string', description: 'YYYY-MM-DD, or a date and time with an optional zone (else the server zone)' };
+const HISTORY_FILTERS: Record<string, ParameterObject> = {
+  query: queryParam('query', text, 'Saved query name'),
+  version: queryParam('version', { type: 'integer', minimum: 1 }),
+  status: queryParam('status', { type: 'string', enum: ['success', 'error'] }),
+  key: queryParam('key', text, "Caller's name"),
+  since: queryParam('since', time, 'Inclusive'),
+  until: queryParam('until', time, 'Exclusive'),
+  limit: queryParam('limit', { type: 'integer', minimum: 1, maximum: MAX_LIMIT }),
+  cursor: queryParam('cursor', text, 'next_cursor of the previous page'),
+};
+const historyFilters = (...names: string[]) => names.map((name) => HISTORY_FILTERS[name]);
+
+type Row = [Method, string, string, string, Partial<Endpoint>?];
+
+const CONNECTIONS = '/api/v1/connections';
+const QUERIES = '/api/v1/queries';
+const created = { 201: { $ref: '#/components/responses/Json' } };
+
+const connectionRows: Row[] = [
+  ['get', '', 'listConnections', 'List connections (never credentials), with live usage'],
+  ['post', '', 'createConnection', 'Create a connection', { body: jsonBody(connection.createFields), responses: created }],
+  ['get', '/deleted', 'listDeletedConnections', 'Deleted connections, newest first'],
+  ['post', '/test', 'testConnection', 'Test a saved connection ({name}) or unsaved fields', { body: jsonBody(connection.probeFields) }],
+  ['post', '/databases', 'listConnectionDatabases', 'Databases on the server of a saved connection or unsaved fields', { body: jsonBody(connection.probeFields) }],
+  ['get', '/{name}', 'getConnection', 'Read a connection (password masked), with its ETag'],
+  ['patch', '/{name}', 'updateConnection', 'Change a connection', { body: jsonBody(connection.updateFields), parameters: [IF_MATCH] }],
+  ['delete', '/{name}', 'deleteConnection', 'Delete a connection; a reason is required', { body: jsonBody(connection.removeFields), parameters: [IF_MATCH] }],
+  ['get', '/{name}/schema', 'getConnectionSchemaV1', 'Tables and columns, also of an inactive connection', { parameters: [queryParam('database', text)] }],
+];
+
+const queryRows: Row[] = [
+  [
+    'get',
+    '',
+    'listQueries',
+    'List saved queries (summaries, no SQL)',
+    {
+      parameters: [
+        queryParam('search', text, 'In name, description or tags'),
+        queryParam('collection', text),
+        queryParam('connection', text),
+        queryParam('status', { type: 'string', enum: [...LIST_STATUSES] }),
+      ],
+    },
+  ],
+  ['post', '', 'createQuery', 'Create a saved query with its first version', { body: jsonBody(query.createFields), responses: created }],
+  ['post', '/validate', 'validateQuery', 'Check a definition without saving it', { body: jsonBody(validateFields) }],
+  ['get', '/{name}', 'getQuery', 'Read a query with every version and its SQL'],
+  ['patch', '/{name}', 'moveQuery', 'Move a query to a collection (or none)', { body: jsonBody(query.moveFields), parameters: [IF_MATCH] }],
+  ['delete', '/{name}', 'deleteQuery', 'Delete every version of a query', { parameters: [IF_MATCH] }],
+  ['post', '/{name}/versions', 'addQueryVersion', 'Add a version (a draft unless publish is true)', { body: jsonBody(query.versionFields), parameters: [IF_MATCH], responses: created }],
+  ['get', '/{name}/versions/{version}', 'getQueryVersion', 'Read one version'],
+  ['patch', '/{name}/versions/{version}', 'setQueryVersionCacheTtl', 'Change the cache_ttl of a version in place', { body: jsonBody(query.cacheTtlFields), parameters: [IF_MATCH] }],
+  ['delete', '/{name}/versions/{version}', 'deleteQueryVersion', 'Delete one version', { parameters: [IF_MATCH] }],
+  ['post', '/{name}/publish', 'publishQueryVersion', 'Publish a version (a rollback when older)', { body: jsonBody(query.publishFields), parameters: [IF_MATCH] }],
+  ['post', '/{name}/unpublish', 'unpublishQuery', 'Unpublish the query; every version is kept', { body: jsonBody(query.unpublishFields, false), parameters: [IF_MATCH] }],
+  ['get', '/{name}/versions/{version}/flow', 'getQueryVersionFlow', 'Tables and joins a version touches, and its formatted SQL'],
+  ['get', '/{name}/history', 'listQueryHistory', 'Runs of the query, newest first', { parameters: historyFilters('version', 'status', 'key', 'since', 'until', 'limit', 'cursor') }],
+];
+
+const historyRows: Row[] = [
+  ['get', '', 'listHistory', 'Every recorded run, newest first', { parameters: historyFilters('query', 'version', 'status', 'key', 'since', 'until', 'limit', 'cursor') }],
+];
+
+const collectionRows: Row[] = [
+  ['get', '', 'listCollections', 'Collections with their queries and grant holders, and the uncollected queries'],
+  ['patch', '/{name}', 'renameCollection', 'Rename a collection (merge: true into an existing one)', { body: jsonBody(renameFields) }],
+  ['get', '/{name}/postman', 'getCollectionPostman', 'A Postman v2.1 collection file of its published queries'],
+];
+
+const cacheRows: Row[] = [
+  ['get', '/entries', 'listCacheEntries', 'Cache entries (metadata only), soonest expiry first'],
+  ['delete', '/entries', 'evictCacheEntries', 'Evict every entry'],
+  [
+    'get',
+    '/entries/{key}',
+    'getCacheEntry',
+    'Read one cached body, with its own content type',
+    { responses: { 200: { description: 'The cached body', content: { '*/*': { schema: {} } } } } },
+  ],
+  ['delete', '/entries/{key}', 'evictCacheEntry', 'Evict one entry'],
+];
+
+const expand = (base: string, tag: string, rows: Row[]): Endpoint[] =>
+  rows.map(([method, path, id, summary, extra]) => ({ method, path: base + path, id, tag, summary, family: 'management', ...extra }));
+
+export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
+  ...expand(CONNECTIONS, 'Management: connections', connectionRows),
+  ...expand(QUERIES, 'Management: queries', queryRows),
+  ...expand('/api/v1/history', 'Management: history', historyRows),
+  ...expand('/api/v1/collections', 'Management: collections', collectionRows),
+  ...expand('/api/v1/cache', 'Management: cache', cacheRows),
+];

@@ -1,0 +1,40 @@
+import { authenticationRequired } from '../../access/reachability.ts';
+import type { AppDeps, Caller } from '../../http/context.ts';
+import { components } from './components.ts';
+import { MANAGEMENT_ENDPOINTS, MANAGEMENT_TAGS } from './management-paths.ts';
+import { pathsOf } from './operations.ts';
+import type { JsonSchema } from './parameter-schema.ts';
+import { discoverQueries } from './reachable.ts';
+import { SAVED_QUERIES_TAG, queryTag, savedQueryEndpoints } from './saved-query-paths.ts';
+import { STATIC_ENDPOINTS, STATIC_TAGS } from './static-paths.ts';
+
+/**
+ * `GET /openapi.json`: an OpenAPI 3.1 document of this server as `baseUrl`
+ * reached it. The fixed endpoints are the same for everyone; the saved-query
+ * section lists the published queries the caller reaches (none for an
+ * anonymous caller on a server with a key) and never holds SQL text.
+ */
+export async function openApiDocument(deps: Pick<AppDeps, 'store' | 'env' | 'version'>, caller: Caller, baseUrl: string): Promise<JsonSchema> {
+  const queries = await discoverQueries(deps, caller);
+  const queryTags = [...new Set(queries.map(queryTag))].sort();
+  const document: JsonSchema = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Sluice',
+      version: deps.version,
+      description:
+        'SQL and saved queries served as HTTP APIs. Query endpoints answer errors as {error}; the Management API (/api/v1) as {error, code, request_id}.',
+    },
+    servers: [{ url: baseUrl }],
+    tags: [
+      ...STATIC_TAGS,
+      ...queryTags.map((name) => ({ name, description: name === SAVED_QUERIES_TAG ? 'Saved queries in no collection' : `Saved queries of collection ${name.slice(SAVED_QUERIES_TAG.length + 2)}` })),
+      ...MANAGEMENT_TAGS,
+    ],
+    paths: pathsOf([...STATIC_ENDPOINTS, ...queries.flatMap(savedQueryEndpoints), ...MANAGEMENT_ENDPOINTS]),
+    components: components(),
+  };
+  // With no key configured every endpoint answers without one.
+  if (authenticationRequired(deps.env)) document.security = [{ ApiKey: [] }];
+  return document;
+}

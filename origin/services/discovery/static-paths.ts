@@ -1,0 +1,88 @@
+import { ref } from './components.ts';
+import { type Endpoint, queryParam } from './operations.ts';
+
+/** Tags of the fixed endpoints, in the order the reference lists them. */
+export const STATIC_TAGS = [
+  { name: 'Server', description: 'Health and this reference' },
+  { name: 'Queries', description: 'Ad-hoc SQL and the catalog of saved queries' },
+  { name: 'Connections', description: 'Kept unversioned routes for browsing a connection' },
+];
+
+const json = (schema: string) => ({ 200: { description: 'OK', content: { 'application/json': { schema: ref('schemas', schema) } } } });
+const ROW_OPTIONS = ['Format', 'Page', 'PageSize', 'Timeout', 'Stream'].map((name) => ref('parameters', name));
+
+/** The query endpoints every server has, whoever calls. */
+export const STATIC_ENDPOINTS: Endpoint[] = [
+  {
+    method: 'get',
+    path: '/health',
+    id: 'getHealth',
+    tag: 'Server',
+    summary: 'Server status, version and time zone',
+    public: true,
+    family: 'query',
+    responses: json('Health'),
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    id: 'getOpenApi',
+    tag: 'Server',
+    summary: 'This document; its saved-query section lists what the calling key reaches',
+    public: true,
+    family: 'query',
+    responses: { 200: { description: 'An OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    id: 'getDocs',
+    tag: 'Server',
+    summary: 'Interactive reference built from /openapi.json',
+    public: true,
+    family: 'query',
+    responses: { 200: { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+  },
+  {
+    method: 'post',
+    path: '/execute_sql',
+    id: 'executeSql',
+    tag: 'Queries',
+    summary: 'Run one ad-hoc statement',
+    description:
+      'Read statements only unless SLUICE_ALLOW_WRITES=1. Paged by default; `stream=true` streams csv, tsv, ndjson or parquet. Options in the query string win over the body.',
+    family: 'query',
+    parameters: ROW_OPTIONS,
+    body: { schema: ref('schemas', 'ExecuteSqlBody'), required: true },
+    responses: { 200: ref('responses', 'Rows') },
+  },
+  {
+    method: 'get',
+    path: '/catalog',
+    id: 'getCatalog',
+    tag: 'Queries',
+    summary: 'The published saved queries this caller reaches, and what it may do',
+    family: 'query',
+    responses: json('Catalog'),
+  },
+  {
+    method: 'get',
+    path: '/connections/{name}/schema',
+    id: 'getConnectionSchema',
+    tag: 'Connections',
+    summary: 'Tables and columns of a connection',
+    family: 'query',
+    parameters: [queryParam('database', { type: 'string' }, 'Another database on the same server, where the type has several')],
+    responses: json('SchemaListing'),
+  },
+  {
+    method: 'get',
+    path: '/connections/{name}/table_ddl',
+    id: 'getConnectionTableDdl',
+    tag: 'Connections',
+    summary: 'The DDL of one table',
+    family: 'query',
+    parameters: [queryParam('table', { type: 'string', minLength: 1 }, 'The table', true)],
+    responses: json('TableDdl'),
+  },
+];
