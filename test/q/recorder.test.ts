@@ -203,7 +203,7 @@ describe('resolveRunnable', () => {
     expect(draft.code).toBe('version_not_found');
     expect(draft.status).toBe(404);
     expect(missing.code).toBe('version_not_found');
-    expect(draft.message).toBe(missing.message.replace('9', '3'));
+    expect(draft.message).toBe(missing.message.replace(/version 9$/, 'version 3'));
     expect((await resolveRunnable({ store }, name, 3, admin)).status).toBe('draft');
   });
 
