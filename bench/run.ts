@@ -18,13 +18,14 @@ import { writeResult } from './lib/report.ts';
 import { drivers } from './scenarios/drivers.ts';
 import { formats } from './scenarios/formats.ts';
 import { pagedJson } from './scenarios/paged-json.ts';
+import { savedQuery } from './scenarios/saved-query.ts';
 import { smallQuery } from './scenarios/small-query.ts';
 import { streamCsv } from './scenarios/stream-csv.ts';
 import { streamParquet } from './scenarios/stream-parquet.ts';
 import { streamPostgres } from './scenarios/stream-postgres.ts';
 
 /** Run when no scenario is named. */
-const DEFAULT: Scenario[] = [streamCsv, streamParquet, streamPostgres, smallQuery, pagedJson];
+const DEFAULT: Scenario[] = [streamCsv, streamParquet, streamPostgres, smallQuery, pagedJson, savedQuery];
 /** Run only when named: the parts alone (serializers, driver cursors). */
 const EXTRA: Scenario[] = [formats, drivers];
 const SCENARIOS = [...DEFAULT, ...EXTRA];

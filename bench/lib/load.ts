@@ -13,7 +13,8 @@ export interface LoadResult {
 
 export interface LoadTarget {
   url: string;
-  body: unknown;
+  /** A JSON body sent with POST; none: a GET. */
+  body?: unknown;
 }
 
 function run(target: LoadTarget, connections: number, seconds: number): Promise<autocannon.Result> {
@@ -21,9 +22,9 @@ function run(target: LoadTarget, connections: number, seconds: number): Promise<
     autocannon(
       {
         url: target.url,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(target.body),
+        ...(target.body === undefined
+          ? { method: 'GET' as const }
+          : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(target.body) }),
         connections,
         duration: seconds,
       },
