@@ -35,9 +35,20 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** A digest of everything a driver is built from (the resolved password included). */
+const hashes = new WeakMap<ConnectionSettings, string>();
+
+/**
+ * A digest of everything a driver is built from (the resolved password
+ * included). Remembered per settings object: the connection cache hands the
+ * same object to every query, and settings are never mutated.
+ */
 export function settingsHash(settings: ConnectionSettings): string {
-  return createHash('sha256').update(stableJson(settings)).digest('hex');
+  let hash = hashes.get(settings);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(stableJson(settings)).digest('hex');
+    hashes.set(settings, hash);
+  }
+  return hash;
 }
 
 /**

@@ -10,6 +10,12 @@ export type StoreDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Store {
   db: StoreDb;
   kind: 'pglite' | 'postgres';
+  /**
+   * PostgreSQL only: LISTEN on `channel` on a connection of its own.
+   * `onConnect` runs each time the listener is (re)connected (notifications
+   * sent while it was away are lost); resolves once it first listens.
+   */
+  listen?(channel: string, onMessage: (payload: string) => void, onConnect: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,5 +60,12 @@ async function openPostgres(url: string): Promise<Store> {
   const client = postgres(url, { max: 10, onnotice: () => {} });
   const db = drizzle(client, { schema });
   await db.execute(sql`select 1`);
-  return { db: db as unknown as StoreDb, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+  return {
+    db: db as unknown as StoreDb,
+    kind: 'postgres',
+    listen: async (channel, onMessage, onConnect) => {
+      await client.listen(channel, onMessage, onConnect);
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
 }

@@ -5,6 +5,7 @@ import type { AppDeps, Caller } from '../../http/context.ts';
 import { connections } from '../../store/schema/index.ts';
 import { PASSWORD_MASK, type CreateFields, assertTypeRules, assertValidName, withDefaults } from './fields.ts';
 import { type ConnectionRead, auditSnapshot, connectionRead } from './view.ts';
+import { announceConnectionChange, connectionCache } from './cache.ts';
 
 export const connectionExists = (name: string) =>
   new SluiceError('connection_exists', `A connection named "${name}" already exists`);
@@ -42,6 +43,7 @@ export async function createConnection(deps: AppDeps, actor: Caller, input: Crea
         .values({ name, ...fields, createdBy: actor.name })
         .returning();
       await recordAudit(tx, { actor: actor.name, action: 'create_connection', target: name, changes: auditSnapshot(name, fields) });
+      await announceConnectionChange(tx, name);
       return inserted;
     });
   } catch (err) {
@@ -50,6 +52,7 @@ export async function createConnection(deps: AppDeps, actor: Caller, input: Crea
     throw err;
   }
   // A namesake deleted earlier may still have a cached driver.
+  connectionCache(deps.store).invalidate(name);
   await deps.drivers.drop(name);
   return connectionRead(row, deps.usage);
 }

@@ -4,6 +4,7 @@ import { SluiceError } from '../../errors.ts';
 import type { AppDeps } from '../../http/context.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { type ConnectionRow, connections } from '../../store/schema/index.ts';
+import { connectionCache } from './cache.ts';
 import { driverSettings } from './settings.ts';
 import { connectionEtag, rowFields } from './view.ts';
 
@@ -27,16 +28,24 @@ export function settingsOf(deps: Pick<AppDeps, 'env'>, row: ConnectionRow): Conn
 }
 
 /**
- * A connection about to be used (a query, a schema listing): unknown gives
+ * A connection about to be used (a query, a schema listing), from the
+ * connection cache when it holds it (cache.ts): unknown gives
  * 404 `connection_not_found`, inactive 403 `connection_inactive`; a `${VAR}`
  * password whose variable is unset gives 502 `connection_failed` naming it.
  */
 export async function connectionForRun(deps: AppDeps, name: string): Promise<{ name: string; row: ConnectionRow; settings: ConnectionSettings }> {
-  const row = await findConnection(deps.store.db, name);
-  if (!row.active) {
-    throw connectionInactive(name);
+  const cache = connectionCache(deps.store);
+  let entry = cache.get(name);
+  if (!entry) {
+    const mark = cache.mark();
+    const row = await findConnection(deps.store.db, name);
+    if (!row.active) {
+      throw connectionInactive(name);
+    }
+    entry = { row, settings: settingsOf(deps, row) };
+    cache.put(name, entry, mark);
   }
-  return { name: row.name, row, settings: settingsOf(deps, row) };
+  return { name: entry.row.name, row: entry.row, settings: entry.settings };
 }
 
 /**

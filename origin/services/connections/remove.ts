@@ -5,6 +5,7 @@ import type { AppDeps, Caller } from '../../http/context.ts';
 import { connections, deletedConnections } from '../../store/schema/index.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
 import { type DeletedConnectionView, auditSnapshot, deletedConnectionView, rowFields } from './view.ts';
+import { announceConnectionChange, connectionCache } from './cache.ts';
 
 /**
  * Deletes a connection: the `delete_connection` change. A reason is required.
@@ -38,8 +39,10 @@ export async function removeConnection(
       .values({ name: current.name, snapshot, deletedBy: actor.name, reason })
       .returning();
     await recordAudit(tx, { actor: actor.name, action: 'delete_connection', target: current.name, changes: { ...snapshot, reason } });
+    await announceConnectionChange(tx, current.name);
     return entry;
   });
+  connectionCache(deps.store).invalidate(name);
   await deps.drivers.drop(name);
   deps.usage.forget(name);
   return deletedConnectionView(deleted);

@@ -7,6 +7,7 @@ import { connections } from '../../store/schema/index.ts';
 import { type ConnectionFields, PASSWORD_MASK, type UpdateFields, assertTypeRules } from './fields.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
 import { type ConnectionRead, connectionRead, rowFields } from './view.ts';
+import { announceConnectionChange, connectionCache } from './cache.ts';
 
 /**
  * Changes a connection: the `update_connection` change. Absent fields keep
@@ -44,10 +45,14 @@ export async function updateConnection(
       .where(eq(connections.id, current.id))
       .returning();
     await recordAudit(tx, { actor: actor.name, action: 'update_connection', target: name, changes });
+    await announceConnectionChange(tx, name);
     return { row: updated, changed: true };
   });
   // The next use opens a driver with the new settings.
-  if (changed) await deps.drivers.drop(name);
+  if (changed) {
+    connectionCache(deps.store).invalidate(name);
+    await deps.drivers.drop(name);
+  }
   return connectionRead(row, deps.usage);
 }
 
