@@ -83,7 +83,10 @@ function pageWindow(limit: number | null, offset: number, start: number, size: n
   if (limit !== null && start >= limit) return { clause: 'LIMIT 0', take: 0, probe: false };
   const take = limit === null ? size : Math.min(size, limit - start);
   const probe = limit === null || limit - start > size;
-  return { clause: `LIMIT ${take + (probe ? 1 : 0)} OFFSET ${offset + start}`, take, probe };
+  // No `OFFSET 0`: DuckDB plans any OFFSET as a late materialization (a scan joined back to
+  // the table), which turns a first page, or a one-row lookup, into a scan of the whole table.
+  const skip = offset + start;
+  return { clause: `LIMIT ${take + (probe ? 1 : 0)}${skip > 0 ? ` OFFSET ${skip}` : ''}`, take, probe };
 }
 
 function isPlainRead(statement: Token[], dialect: Dialect): boolean {

@@ -10,15 +10,15 @@ const rewritten = (text: string, take: number, probe: boolean) => ({ text, value
 
 describe('the spec examples', () => {
   test('LIMIT 3 returns at most 3 rows whatever page_size is', () => {
-    expect(page('SELECT * FROM t LIMIT 3', 1, 10)).toEqual(rewritten('SELECT * FROM t LIMIT 3 OFFSET 0', 3, false));
-    expect(page('SELECT * FROM t LIMIT 3', 1, 2)).toEqual(rewritten('SELECT * FROM t LIMIT 3 OFFSET 0', 2, true));
+    expect(page('SELECT * FROM t LIMIT 3', 1, 10)).toEqual(rewritten('SELECT * FROM t LIMIT 3', 3, false));
+    expect(page('SELECT * FROM t LIMIT 3', 1, 2)).toEqual(rewritten('SELECT * FROM t LIMIT 3', 2, true));
     expect(page('SELECT * FROM t LIMIT 3', 2, 2)).toEqual(rewritten('SELECT * FROM t LIMIT 1 OFFSET 2', 1, false));
     expect(page('SELECT * FROM t LIMIT 3', 2, 10)).toEqual(rewritten('SELECT * FROM t LIMIT 0', 0, false));
   });
 
   test('LIMIT 25 with page_size=10 gives pages of 10, 10 and 5, then none', () => {
     const sql = 'SELECT * FROM t LIMIT 25';
-    expect(page(sql, 1, 10)).toEqual(rewritten('SELECT * FROM t LIMIT 11 OFFSET 0', 10, true));
+    expect(page(sql, 1, 10)).toEqual(rewritten('SELECT * FROM t LIMIT 11', 10, true));
     expect(page(sql, 2, 10)).toEqual(rewritten('SELECT * FROM t LIMIT 11 OFFSET 10', 10, true));
     expect(page(sql, 3, 10)).toEqual(rewritten('SELECT * FROM t LIMIT 5 OFFSET 20', 5, false));
     expect(page(sql, 4, 10)).toEqual(rewritten('SELECT * FROM t LIMIT 0', 0, false));
@@ -59,7 +59,7 @@ describe('window forms', () => {
   });
 
   test('LIMIT ALL is no limit', () => {
-    expect(page('SELECT * FROM t LIMIT ALL', 1, 10).text).toBe('SELECT * FROM t LIMIT 11 OFFSET 0');
+    expect(page('SELECT * FROM t LIMIT ALL', 1, 10).text).toBe('SELECT * FROM t LIMIT 11');
     expect(page('SELECT * FROM t LIMIT ALL OFFSET 3', 1, 10).text).toBe('SELECT * FROM t LIMIT 11 OFFSET 3');
   });
 
@@ -75,7 +75,7 @@ describe('window forms', () => {
     );
     expect(page('SELECT * FROM t FETCH FIRST 3 ROWS ONLY', 2, 2).text).toBe('SELECT * FROM t LIMIT 1 OFFSET 2');
     expect(page('SELECT * FROM t FETCH FIRST ROW ONLY', 1, 10)).toEqual(
-      rewritten('SELECT * FROM t LIMIT 1 OFFSET 0', 1, false),
+      rewritten('SELECT * FROM t LIMIT 1', 1, false),
     );
     expect(page('SELECT * FROM t FETCH NEXT 1 ROW ONLY OFFSET 4 ROWS', 1, 10).text).toBe(
       'SELECT * FROM t LIMIT 1 OFFSET 4',
@@ -90,30 +90,30 @@ describe('window forms', () => {
 
   test('trailing ;, whitespace and comments after the clause are kept after it', () => {
     expect(page('SELECT * FROM t LIMIT 25 ; -- done\n', 3, 10).text).toBe('SELECT * FROM t LIMIT 5 OFFSET 20 ; -- done\n');
-    expect(page('SELECT * FROM t -- note', 1, 10).text).toBe('SELECT * FROM t LIMIT 11 OFFSET 0 -- note');
-    expect(page('SELECT * FROM t /* a */;', 1, 10).text).toBe('SELECT * FROM t LIMIT 11 OFFSET 0 /* a */;');
+    expect(page('SELECT * FROM t -- note', 1, 10).text).toBe('SELECT * FROM t LIMIT 11 -- note');
+    expect(page('SELECT * FROM t /* a */;', 1, 10).text).toBe('SELECT * FROM t LIMIT 11 /* a */;');
   });
 
   test('WITH, VALUES, compound and parenthesised selects are windowed', () => {
     expect(page('WITH a AS (SELECT 1 LIMIT 1) SELECT * FROM a LIMIT 2', 1, 10).text).toBe(
-      'WITH a AS (SELECT 1 LIMIT 1) SELECT * FROM a LIMIT 2 OFFSET 0',
+      'WITH a AS (SELECT 1 LIMIT 1) SELECT * FROM a LIMIT 2',
     );
-    expect(page('VALUES (1), (2)', 1, 1).text).toBe('VALUES (1), (2) LIMIT 2 OFFSET 0');
-    expect(page('SELECT 1 UNION ALL SELECT 2 LIMIT 1', 1, 10).text).toBe('SELECT 1 UNION ALL SELECT 2 LIMIT 1 OFFSET 0');
-    expect(page('(SELECT * FROM t LIMIT 5)', 1, 10).text).toBe('(SELECT * FROM t LIMIT 5) LIMIT 11 OFFSET 0');
+    expect(page('VALUES (1), (2)', 1, 1).text).toBe('VALUES (1), (2) LIMIT 2');
+    expect(page('SELECT 1 UNION ALL SELECT 2 LIMIT 1', 1, 10).text).toBe('SELECT 1 UNION ALL SELECT 2 LIMIT 1');
+    expect(page('(SELECT * FROM t LIMIT 5)', 1, 10).text).toBe('(SELECT * FROM t LIMIT 5) LIMIT 11');
   });
 });
 
 describe('LIMIT that is not the statement’s window', () => {
   test('in a subquery', () => {
     const sql = 'SELECT * FROM (SELECT * FROM t LIMIT 5) s WHERE a IN (SELECT a FROM u OFFSET 2)';
-    expect(page(sql, 1, 10).text).toBe(`${sql} LIMIT 11 OFFSET 0`);
+    expect(page(sql, 1, 10).text).toBe(`${sql} LIMIT 11`);
   });
 
   test('in a string, a quoted identifier or a comment', () => {
     const sql = `SELECT 'LIMIT 3', "limit" FROM t /* LIMIT 3 */`;
-    expect(page(sql, 1, 10).text).toBe(`SELECT 'LIMIT 3', "limit" FROM t LIMIT 11 OFFSET 0 /* LIMIT 3 */`);
-    expect(page('SELECT 1 -- LIMIT 3', 1, 10).text).toBe('SELECT 1 LIMIT 11 OFFSET 0 -- LIMIT 3');
+    expect(page(sql, 1, 10).text).toBe(`SELECT 'LIMIT 3', "limit" FROM t LIMIT 11 /* LIMIT 3 */`);
+    expect(page('SELECT 1 -- LIMIT 3', 1, 10).text).toBe('SELECT 1 LIMIT 11 -- LIMIT 3');
   });
 });
 
@@ -147,7 +147,7 @@ describe('bound window numbers', () => {
   test('a window marker also used elsewhere keeps its placeholder there', () => {
     const text = 'SELECT * FROM t WHERE a < :n AND b = :b LIMIT :n';
     expect(page(text, 1, 2, 'postgres', { n: 5, b: 'x' })).toEqual({
-      text: 'SELECT * FROM t WHERE a < $1 AND b = $2 LIMIT 3 OFFSET 0',
+      text: 'SELECT * FROM t WHERE a < $1 AND b = $2 LIMIT 3',
       values: [5, 'x'],
       skip: 0,
       take: 2,
@@ -202,7 +202,7 @@ describe('statements the engine pages client-side', () => {
     expect(page('VALUES (1), (2)', 2, 1, 'sqlite')).toEqual(fallback('VALUES (1), (2)', 1, 1));
     const compound = 'SELECT 1 UNION ALL VALUES (2)';
     expect(page(compound, 1, 1, 'sqlite')).toEqual(fallback(compound, 0, 1));
-    expect(page('SELECT * FROM (VALUES (1)) LIMIT 1', 1, 1, 'sqlite').text).toBe('SELECT * FROM (VALUES (1)) LIMIT 1 OFFSET 0');
+    expect(page('SELECT * FROM (VALUES (1)) LIMIT 1', 1, 1, 'sqlite').text).toBe('SELECT * FROM (VALUES (1)) LIMIT 1');
   });
 
   test('markers are still bound', () => {
