@@ -69,7 +69,8 @@ const SCALARS: Partial<Record<DuckDBTypeId, { kind: ValueKind; convert: ((item: 
     kind: 'date',
     convert: (v) => {
       const date = v as DuckDBDateValue;
-      return date.isFinite ? new SqlDate(dateFromDays(date.days)) : String(date);
+      // String() of an infinite date prints a far-future calendar date: say what DuckDB says.
+      return date.isFinite ? new SqlDate(dateFromDays(date.days)) : date.days > 0 ? 'infinity' : '-infinity';
     },
   },
   [DuckDBTypeId.TIME]: { kind: 'time', convert: (v) => new SqlTime(timeFromMicros((v as DuckDBTimeValue).micros)) },

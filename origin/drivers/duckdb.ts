@@ -6,6 +6,7 @@ import { duckDatabases, duckSchema, duckTableDdl } from './duckdb-catalog.ts';
 import { createFileViews, leaseInstance, type InstanceLease, type InstanceSpec } from './duckdb-instances.ts';
 import { duckType, type DuckColumnType } from './duckdb-types.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
+import { collectYoungGarbage } from './native-memory.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import type { ColumnMeta, ConnectionSettings, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing } from './types.ts';
@@ -20,6 +21,8 @@ interface DuckSession {
 /** DuckDB's words for an internal error, after which the instance refuses every statement. */
 const INVALIDATED = /INTERNAL Error|database has been invalidated/i;
 
+/** Chunks (2,048 rows each) between collections of the dead ones' native memory (native-memory.ts). */
+const CHUNKS_PER_COLLECTION = 8;
 const DEFAULT_THREADS = 1;
 const DEFAULT_MEMORY_LIMIT = '512MB';
 
@@ -183,6 +186,7 @@ class DuckStatement implements StatementSource {
   private result: DuckDBResult | null = null;
   private types: DuckColumnType[] = [];
   private pending: Value[][] = [];
+  private chunks = 0;
   private exhausted = false;
   private interrupted = false;
   private inTransaction = false;
@@ -212,6 +216,7 @@ class DuckStatement implements StatementSource {
     const size = Math.max(1, this.request.batchSize);
     while (this.pending.length < size && !this.exhausted) {
       const chunk = await this.result!.fetchChunk();
+      if (++this.chunks % CHUNKS_PER_COLLECTION === 0) collectYoungGarbage();
       if (!chunk || chunk.rowCount === 0) this.exhausted = true;
       else this.append(chunk);
     }

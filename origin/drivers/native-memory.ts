@@ -1,0 +1,42 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+/**
+ * DuckDB result chunks own native memory (their vectors, their strings),
+ * freed only when V8 collects the small JS objects that wrap them. V8 does
+ * not know that memory is there, so a loop that makes little garbage of its
+ * own (a pushed-down stream of finished lines) can hold hundreds of MB of dead
+ * chunks before any collection runs. A young-generation collection every few
+ * chunks frees them, about a millisecond each. Measured on 5M rows read in a
+ * loop that converts nothing: peak RSS 437 -> 199 MiB for six columns, 688 ->
+ * 179 MiB for one long text column (of which ~60 MiB is DuckDB's cache of the
+ * table's blocks and ~120 MiB the process itself).
+ */
+
+type Collect = (options: { type: 'minor' }) => void;
+
+let collect: Collect | null | undefined;
+
+function collector(): Collect | null {
+  if (collect !== undefined) return collect;
+  try {
+    const exposed = (globalThis as { gc?: Collect }).gc;
+    if (exposed) collect = exposed;
+    else {
+      v8.setFlagsFromString('--expose-gc');
+      collect = vm.runInNewContext('gc') as Collect;
+    }
+  } catch {
+    collect = null;
+  }
+  return collect;
+}
+
+/** Frees dead chunk wrappers (and what they hold) now. Never throws. */
+export function collectYoungGarbage(): void {
+  try {
+    collector()?.({ type: 'minor' });
+  } catch {
+    // best effort
+  }
+}
