@@ -4,12 +4,23 @@ import type { Value } from '../values.ts';
 import { openCursor, type Outcome, type StatementSource } from './cursor.ts';
 import { duckDatabases, duckSchema, duckTableDdl } from './duckdb-catalog.ts';
 import { createFileViews, leaseInstance, type InstanceLease, type InstanceSpec } from './duckdb-instances.ts';
+import { duckRenderLines } from './duckdb-lines.ts';
 import { duckType, type DuckColumnType } from './duckdb-types.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { collectYoungGarbage } from './native-memory.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
-import type { ColumnMeta, ConnectionSettings, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing } from './types.ts';
+import type {
+  ColumnMeta,
+  ConnectionSettings,
+  Driver,
+  DriverEnv,
+  LineFormat,
+  LineStatement,
+  RowCursor,
+  RunRequest,
+  SchemaListing,
+} from './types.ts';
 
 /** One session is one DuckDB connection, with the configured files as temporary views. */
 interface DuckSession {
@@ -131,6 +142,21 @@ export class DuckdbDriver implements Driver {
     // A READ_ONLY file needs no more; elsewhere reads run in a read-only transaction.
     const readTransaction = (request.readOnly || this.spec.readOnly) && !this.readOnlyInstance;
     return openCursor(new DuckStatement(this.pool, session, request, readTransaction), { request, fail });
+  }
+
+  /** Serialization push-down (duckdb-lines.ts): the statement rewritten to return finished lines, or null. */
+  async renderLines(request: RunRequest, format: LineFormat): Promise<LineStatement | null> {
+    let session: DuckSession;
+    try {
+      session = await this.pool.acquire();
+    } catch {
+      return null;
+    }
+    try {
+      return await duckRenderLines(session.connection, request, format);
+    } finally {
+      await this.pool.release(session, true);
+    }
   }
 
   private async withSession<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {

@@ -62,6 +62,17 @@ export interface RowCursor {
   close(): Promise<void>;
 }
 
+/** The formats whose rows a driver may render itself (`Driver.renderLines`). */
+export type LineFormat = 'csv' | 'tsv' | 'ndjson';
+
+/** A statement rewritten so that the database renders each row as one finished line. */
+export interface LineStatement {
+  /** The original statement's columns: the header and JSON keys come from these. */
+  columns: ColumnMeta[];
+  /** Runs like any statement; each row is `[line]`, without its line end, in the original order. */
+  request: RunRequest;
+}
+
 export interface SchemaColumn {
   name: string;
   type: string;
@@ -91,6 +102,15 @@ export interface Driver {
    * carries the database message with credentials redacted), `connection_failed`.
    */
   run(request: RunRequest): Promise<RowCursor>;
+  /**
+   * Optional serialization push-down for `stream=true`: the same statement
+   * rewritten so the database writes each row as the finished csv/tsv/ndjson
+   * line, byte for byte what the JS serializer would write from `run()`'s
+   * values. Resolves null whenever it cannot promise that (a column type it
+   * cannot render exactly, a statement it cannot wrap, any error): the caller
+   * then serializes in JS. Never rejects.
+   */
+  renderLines?(request: RunRequest, format: LineFormat): Promise<LineStatement | null>;
   /** Tables and columns; at most `maxColumns` columns in all, then `truncated`. */
   schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing>;
   databases(): Promise<string[]>;

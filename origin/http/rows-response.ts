@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { serializerFor, type Format } from '../formats/index.ts';
+import { renderedLines } from '../formats/lines.ts';
 import type { PageRun, StreamRun } from '../services/query/run-sql.ts';
 import type { AppEnv } from './context.ts';
 
@@ -38,10 +39,16 @@ export async function pageResponse(
   return { response: new Response(body, { status: 200, headers }), serializationMs };
 }
 
-/** The whole result as a download, pulled from the cursor as the client reads. */
+/**
+ * The whole result as a download, pulled from the cursor as the client reads.
+ * Rows the database rendered itself (`run.rendered`) only get the header.
+ */
 export async function streamResponse(run: StreamRun, format: Format, filename: string): Promise<Response> {
   const serializer = await serializerFor(format);
-  return new Response(toReadable(serializer.serialize(run.columns, run.batches)), {
+  const chunks = run.rendered
+    ? renderedLines(serializer, run.rendered, run.columns, run.batches)
+    : serializer.serialize(run.columns, run.batches);
+  return new Response(toReadable(chunks), {
     status: 200,
     headers: {
       'Content-Type': serializer.contentType,

@@ -1,4 +1,4 @@
-import type { ColumnMeta, Dialect } from '../../drivers/types.ts';
+import type { ColumnMeta, Dialect, Driver, LineFormat, RunRequest } from '../../drivers/types.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../http/context.ts';
 import { inspect, plan } from '../../sql/index.ts';
@@ -28,8 +28,14 @@ export interface PageRun extends RunBase {
 }
 
 export interface StreamRun extends RunBase {
+  /** With `rendered`, each row is `[line]`: the database wrote the format itself. */
   batches: AsyncIterable<Value[][]>;
+  /** Set when the driver rendered the rows (serialization push-down); null for values. */
+  rendered: LineFormat | null;
 }
+
+/** Formats a driver may render itself on `stream=true` (SLUICE_STREAM_PUSHDOWN). */
+const LINE_FORMATS: ReadonlySet<string> = new Set<LineFormat>(['csv', 'tsv', 'ndjson']);
 
 const BATCH_SIZE = 2_000;
 
@@ -55,7 +61,7 @@ export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> 
  * counted when the consumer finishes, fails or stops early.
  */
 export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamRun> {
-  const started = await start(deps, input);
+  const started = await start(deps, input, deps.env.SLUICE_STREAM_PUSHDOWN);
   const cap = capRows(started.cursor.batches, deps.env.SLUICE_STREAM_MAX_ROWS);
   async function* batches() {
     let ok = false;
@@ -70,10 +76,20 @@ export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamR
       }
     }
   }
-  return { ...started.base, batches: batches() };
+  return { ...started.base, batches: batches(), rendered: started.rendered };
 }
 
-async function start(deps: AppDeps, input: RunInput) {
+/**
+ * The driver's push-down of the format, when it has one and can render every
+ * column exactly (else null: the JS serializer does it).
+ */
+async function renderedStatement(driver: Driver, request: RunRequest, format: string) {
+  if (!driver.renderLines || !LINE_FORMATS.has(format)) return null;
+  const lines = await driver.renderLines(request, format as LineFormat);
+  return lines && { ...lines, format: format as LineFormat };
+}
+
+async function start(deps: AppDeps, input: RunInput, pushdown = false) {
   const { name, settings } = await connectionForRun(deps, input.connection);
   const driver = deps.drivers.get(name, settings);
   const info = inspect(input.sql, driver.dialect);
@@ -88,16 +104,19 @@ async function start(deps: AppDeps, input: RunInput) {
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
   const t0 = performance.now();
   try {
-    const cursor = await driver.run({
+    const request: RunRequest = {
       text: planned.text,
       values: planned.values,
       readOnly: info.isRead,
       timeoutMs: input.options.timeoutMs,
       signal: input.signal,
       batchSize: BATCH_SIZE,
-    });
+    };
+    const rendered = pushdown ? await renderedStatement(driver, request, input.options.format) : null;
+    const cursor = await driver.run(rendered?.request ?? request);
     return {
-      base: { connection: name, dialect: driver.dialect, columns: cursor.columns },
+      base: { connection: name, dialect: driver.dialect, columns: rendered?.columns ?? cursor.columns },
+      rendered: rendered?.format ?? null,
       cursor,
       t0,
       window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe },

@@ -1,0 +1,37 @@
+import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
+import { uniqueColumnNames } from '../formats/names.ts';
+import { renderLinesSql } from './duckdb-render.ts';
+import { duckType } from './duckdb-types.ts';
+import type { LineFormat, LineStatement, RunRequest } from './types.ts';
+
+/**
+ * `Driver.renderLines` for DuckDB: prepares the statement (nothing runs) to
+ * learn its columns, wraps it in the rendering SQL of duckdb-render.ts, and
+ * prepares that too, so a statement that cannot be wrapped (SHOW, PRAGMA…)
+ * falls back to the JS path here rather than failing later. Null on any
+ * doubt; the statement's own errors surface when the JS path runs it.
+ */
+export async function duckRenderLines(connection: DuckDBConnection, request: RunRequest, format: LineFormat): Promise<LineStatement | null> {
+  try {
+    const prepared = await connection.prepare(request.text);
+    let types: DuckDBType[];
+    let names: string[];
+    try {
+      types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i));
+      names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+    } finally {
+      prepared.destroySync();
+    }
+    const keys = uniqueColumnNames(names).map((name) => JSON.stringify(name));
+    const text = renderLinesSql(request.text, types, format, keys);
+    if (!text) return null;
+    (await connection.prepare(text)).destroySync();
+    const columns = names.map((name, i) => {
+      const type = duckType(types[i]);
+      return { name, dbType: type.name, kind: type.kind };
+    });
+    return { columns, request: { ...request, text } };
+  } catch {
+    return null;
+  }
+}
