@@ -11,6 +11,8 @@ export interface Server {
   pid: number;
   /** Where the process's stdout and stderr go (never through a pipe the bench would have to drain). */
   logFile: string;
+  /** Throws, with the end of the log, when the process has exited. */
+  assertAlive(): void;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,11 @@ export async function startServer(script: string, env: Record<string, string>, l
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
     logFile,
+    assertAlive() {
+      if (child.exitCode === null && child.signalCode === null) return;
+      const tail = readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n');
+      throw new Error(`${script} (pid ${child.pid}) exited (${child.exitCode ?? child.signalCode}); end of its log:\n${tail}`);
+    },
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Machine, machineLines } from './machine.ts';
 
@@ -69,6 +69,7 @@ function markdown(result: ScenarioResult, info: RunInfo): string {
 
 /** Writes `<date>-<scenario>[-tag].md` and `.json` into `dir`; returns the md path. */
 export function writeResult(dir: string, result: ScenarioResult, info: RunInfo, tag?: string): string {
+  mkdirSync(dir, { recursive: true });
   const base = join(dir, `${info.date}-${result.scenario}${tag ? `-${tag}` : ''}`);
   writeFileSync(`${base}.md`, markdown(result, info));
   writeFileSync(`${base}.json`, `${JSON.stringify({ ...info, ...result }, null, 2)}\n`);

@@ -22,10 +22,15 @@ export async function streamOnce(
   rows: number,
   saveTo?: string,
 ): Promise<StreamRun> {
+  origin.assertAlive();
   const idleRssMiB = rssMiB(origin.pid);
   const watch = watchPeak(origin.pid);
-  const got = await download(`${origin.url}/execute_sql?${query}`, body, saveTo);
+  const got = await download(`${origin.url}/execute_sql?${query}`, body, saveTo).catch((error: unknown) => {
+    origin.assertAlive();
+    throw error;
+  });
   const peakRssMiB = watch.stop();
+  origin.assertAlive();
   if (got.status !== 200) throw new Error(`stream answered ${got.status}`);
   const result = { ...got, rowsPerSecond: rows / got.seconds, idleRssMiB, peakRssMiB };
   ctx.log(`  origin: ${Math.round(result.rowsPerSecond).toLocaleString('en-US')} rows/s, ` +
@@ -92,4 +97,13 @@ export async function embeddedStoreIdle(ctx: BenchContext): Promise<{ firstStart
   const restartMiB = rssMiB(again.pid);
   await again.stop();
   return { firstStartMiB, restartMiB };
+}
+
+/**
+ * An origin for a streaming scenario: the store on PostgreSQL (so its memory
+ * is the stream's) and no statement time limit (the default 30 s would cut a
+ * slow export short; a stream's limit covers the whole download).
+ */
+export function startStreamOrigin(ctx: BenchContext, name: string, env: Record<string, string>): Promise<BenchOrigin> {
+  return startBenchOrigin(ctx.workDir, name, { env: { SLUICE_QUERY_TIMEOUT: '0', ...env }, store: { serverUrl: ctx.pgUrl } });
 }

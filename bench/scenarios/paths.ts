@@ -5,4 +5,8 @@ export interface StreamPath {
   env: Record<string, string>;
 }
 
-export const STREAM_PATHS: StreamPath[] = [{ key: 'js', label: 'JS serializer', env: {} }];
+/** Serialization in the origin (the JS serializers over the driver's values). */
+export const JS_PATH: StreamPath = { key: 'js', label: 'JS serializer', env: { SLUICE_STREAM_PUSHDOWN: '0' } };
+
+/** The database renders the lines itself where its driver can (`Driver.renderLines`). */
+export const PUSHDOWN_PATH: StreamPath = { key: 'pushdown', label: 'engine push-down', env: { SLUICE_STREAM_PUSHDOWN: '1' } };

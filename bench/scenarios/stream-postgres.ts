@@ -2,11 +2,10 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import type { BenchContext, Scenario } from '../lib/context.ts';
 import { pgConnectionFields, pgRowsSql } from '../lib/dataset.ts';
-import { startBenchOrigin } from '../lib/origin.ts';
 import type { Figure } from '../lib/report.ts';
-import { interleaved, medianOf, streamOnce, type StreamRun } from '../lib/stream.ts';
+import { interleaved, medianOf, startStreamOrigin, streamOnce, type StreamRun } from '../lib/stream.ts';
 import { ratio } from '../lib/stats.ts';
-import { STREAM_PATHS } from './paths.ts';
+import { JS_PATH, PUSHDOWN_PATH } from './paths.ts';
 
 const RSS_GOAL_MIB = 200;
 
@@ -35,9 +34,9 @@ export const streamPostgres: Scenario = {
     const sql = pgRowsSql(ctx.rows);
     const figures: Figure[] = [];
     const samples: Record<string, unknown> = {};
-    for (const path of STREAM_PATHS) {
+    for (const path of [JS_PATH]) {
       ctx.log(`origin, ${path.label}`);
-      const origin = await startBenchOrigin(ctx.workDir, `pg-${path.key}`, { env: path.env, store: { serverUrl: ctx.pgUrl } });
+      const origin = await startStreamOrigin(ctx, `pg-${path.key}`, path.env);
       let both: { baseline: { seconds: number; rowsPerSecond: number }[]; target: StreamRun[] };
       try {
         await origin.addConnection({ name: 'bench_pg', ...pgConnectionFields(ctx.pgUrl) });
@@ -54,7 +53,7 @@ export const streamPostgres: Scenario = {
       for (const r of runs) if (r.lines !== ctx.rows) throw new Error(`ndjson had ${r.lines} lines, expected ${ctx.rows}`);
       const rate = medianOf(runs, (r) => r.rowsPerSecond);
       const peak = Math.max(...runs.map((r) => r.peakRssMiB));
-      const idle = medianOf(runs, (r) => r.idleRssMiB);
+      const idle = runs[0].idleRssMiB;
       figures.push(
         {
           name: `throughput, ${path.label}`,
@@ -68,7 +67,7 @@ export const streamPostgres: Scenario = {
           name: `origin peak RSS, ${path.label}`,
           value: peak,
           unit: 'MiB',
-          baselineName: 'origin idle RSS before the stream',
+          baselineName: 'origin idle RSS before the first stream',
           baseline: idle,
           ratio: ratio(peak, idle),
           goal: { text: `<= ${RSS_GOAL_MIB} MB`, met: peak <= RSS_GOAL_MIB },
