@@ -13,7 +13,7 @@ import vm from 'node:vm';
  * table's blocks and ~120 MiB the process itself).
  */
 
-type Collect = (options: { type: 'minor' }) => void;
+type Collect = (options?: { type: 'minor' | 'major' }) => void;
 
 let collect: Collect | null | undefined;
 
@@ -36,6 +36,19 @@ function collector(): Collect | null {
 export function collectYoungGarbage(): void {
   try {
     collector()?.({ type: 'minor' });
+  } catch {
+    // best effort
+  }
+}
+
+/**
+ * A full collection: for a loop that keeps a large batch alive across many
+ * young collections (a parquet row group), so its dead predecessors reach the
+ * old generation, which V8 otherwise lets grow by hundreds of MB. Never throws.
+ */
+export function collectAllGarbage(): void {
+  try {
+    collector()?.();
   } catch {
     // best effort
   }
