@@ -41,14 +41,21 @@ export function collectYoungGarbage(): void {
   }
 }
 
+let heapAfterLastCollection = 0;
+
 /**
- * A full collection: for a loop that keeps a large batch alive across many
- * young collections (a parquet row group), so its dead predecessors reach the
- * old generation, which V8 otherwise lets grow by hundreds of MB. Never throws.
+ * A full collection once the heap has grown by `bytes` since the last one:
+ * for a loop that keeps a large batch alive across many young collections (a
+ * parquet row group), so its dead predecessors reach the old generation,
+ * which V8 otherwise lets grow by ~150 MB. Checking is cheap; collecting costs
+ * tens of ms in a full server, so only when it pays. Never throws.
  */
-export function collectAllGarbage(): void {
+export function collectIfHeapGrew(bytes: number): void {
   try {
+    const used = process.memoryUsage().heapUsed;
+    if (used - heapAfterLastCollection < bytes) return;
     collector()?.();
+    heapAfterLastCollection = process.memoryUsage().heapUsed;
   } catch {
     // best effort
   }

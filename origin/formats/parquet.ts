@@ -36,7 +36,7 @@ import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import { collectAllGarbage } from '../drivers/native-memory.ts';
+import { collectIfHeapGrew } from '../drivers/native-memory.ts';
 import type { ColumnMeta } from '../drivers/types.ts';
 import type { Value } from '../values.ts';
 import type { Serializer } from './index.ts';
@@ -47,6 +47,7 @@ import { MISFIT, planColumn, type ColumnPlan } from './parquet-columns.ts';
 // 20k 315k at +130, 100k 295k at +220-290 (hyparquet-writer's per-group garbage).
 const CELLS_PER_GROUP = 120_000;
 const READ_CHUNK = 256 * 1024;
+const HEAP_GROWTH_BEFORE_COLLECTING = 64 * 1024 * 1024;
 export const MISFIT_METADATA_KEY = 'sluice.unrepresentable_values';
 
 /** Rows per row group: about 120k cells (20k rows of 6 columns), at least 1,000 and at most 100,000 rows. */
@@ -104,9 +105,9 @@ async function writeParquet(path: string, columns: ColumnMeta[], rows: AsyncIter
       }
       group = [];
       await writeAll(file, bytes);
-      // The group just written is garbage in the old generation by now: collect it (a few ms per group),
+      // Written groups are garbage in the old generation by now: collect them every ~64 MB,
       // or V8 lets the heap grow by ~150 MB over a long export.
-      collectAllGarbage();
+      collectIfHeapGrew(HEAP_GROWTH_BEFORE_COLLECTING);
       return writer;
     };
 
