@@ -25,7 +25,7 @@ export type AccessCaller = Pick<Caller, 'admin'> & Partial<Pick<Caller, 'via'>>;
 export type AccessTarget = Pick<QueryRow, 'name' | 'collection'>;
 
 /** No valid key on a server that has one: only possible on a public endpoint (`/openapi.json`, `/docs`). */
-const isAnonymous = (caller: AccessCaller) => !caller.admin && caller.via === 'open';
+const isAnonymous = (caller: AccessCaller) => !caller.admin && caller.via === 'anonymous';
 
 /**
  * May the caller run this query through `/q/<name>` at all (which versions is

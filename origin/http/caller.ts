@@ -23,11 +23,11 @@ export const identifyCaller = createMiddleware<AppEnv>(async (c, next) => {
   }
   const presented = c.req.header('x-api-key');
   if (presented && timingSafeEqual(digest(presented), digest(adminKey))) {
-    c.set('caller', { name: 'admin', admin: true, via: 'key' });
+    c.set('caller', { name: 'admin', admin: true, via: 'break-glass' });
     return next();
   }
   if (isPublic(c.req.path)) {
-    c.set('caller', { name: '-', admin: false, via: 'open' });
+    c.set('caller', { name: '-', admin: false, via: 'anonymous' });
     return next();
   }
   throw new SluiceError('unauthorized', 'Missing or invalid API key');

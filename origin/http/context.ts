@@ -3,16 +3,47 @@ import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/response-cache.ts';
 import type { DriverRegistry } from '../drivers/registry.ts';
 import type { Env } from '../env.ts';
+import type { KeyGrants } from '../../shared/access/grants.ts';
+import type { AdminRole } from '../access/capabilities.ts';
 import type { ConnectionUsage } from '../services/connections/usage.ts';
 import type { HistoryRecorder } from '../services/history/recorder.ts';
 import type { Store } from '../store/open.ts';
 
-/** Who is calling. Scoped keys and administrator tokens arrive with the access-control work. */
-export interface Caller {
-  /** `admin` for the server key, the key's own name, or `-` when no key is configured. */
+/**
+ * How the caller authenticated: `open` (no key configured: everyone is the
+ * administrator), `break-glass` (the server key `SLUICE_API_KEY`), `key` (a
+ * scoped API key), `token` (a named administrator's token), `anonymous` (no
+ * valid credential, only possible on a public endpoint).
+ */
+export type CallerVia = 'open' | 'break-glass' | 'key' | 'token' | 'anonymous';
+
+/** A scoped key that authenticated, with the grants it runs under. */
+export interface CallerKey {
+  id: number;
   name: string;
+  grants: KeyGrants;
+}
+
+/** A named administrator that authenticated with one of their tokens. */
+export interface CallerAdministrator {
+  id: number;
+  name: string;
+  /** Server-wide role; null means only workspace memberships give roles. */
+  role: AdminRole | null;
+  /** Role per workspace the administrator is a member of. */
+  memberships: Record<string, AdminRole>;
+  tokenId: string;
+}
+
+/** Who is calling. */
+export interface Caller {
+  /** `admin` for the server key, the key's or administrator's own name, or `-` (open server, anonymous). */
+  name: string;
+  /** Unrestricted: the server key, or anyone on an open server. Reaches every query, runs drafts, holds every capability. */
   admin: boolean;
-  via: 'key' | 'open';
+  via: CallerVia;
+  key?: CallerKey;
+  administrator?: CallerAdministrator;
 }
 
 /** Everything a route or service needs, built once in `main.ts` and passed in. */

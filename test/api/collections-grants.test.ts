@@ -20,7 +20,7 @@ import { FakeGrants } from './collections-fixtures.ts';
  * and dropping, including completing an interrupted one.
  */
 
-const actor: Caller = { name: 'tester', admin: true, via: 'key' };
+const actor: Caller = { name: 'tester', admin: true, via: 'break-glass' };
 const EMPTY = { keys: [], roles: [] };
 
 describe('mergeListing', () => {

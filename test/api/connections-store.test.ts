@@ -186,7 +186,7 @@ describe('transactions', () => {
       logger: pino({ level: 'silent' }),
       version: 'test',
     });
-    const actor = { name: 'tester', admin: true, via: 'key' as const };
+    const actor = { name: 'tester', admin: true, via: 'break-glass' as const };
     try {
       const name = unique('atomic');
       await expect(createConnection(deps(failingAfterAudit(store)), actor, { name, db: 'duckdb' })).rejects.toThrow(/injected/);

@@ -17,9 +17,9 @@ import { unique } from '../api/queries-fixtures.ts';
  * public endpoint reaches none. The run path asks the same function.
  */
 
-const ADMIN: Caller = { name: 'admin', admin: true, via: 'key' };
+const ADMIN: Caller = { name: 'admin', admin: true, via: 'break-glass' };
 const OPEN: Caller = { name: '-', admin: true, via: 'open' };
-const ANONYMOUS: Caller = { name: '-', admin: false, via: 'open' };
+const ANONYMOUS: Caller = { name: '-', admin: false, via: 'anonymous' };
 /** A key that is not the admin key: none can exist before access control. */
 const OTHER_KEY: Caller = { name: 'k', admin: false, via: 'key' };
 const env = (allowWrites: boolean, apiKey?: string) => ({ SLUICE_ALLOW_WRITES: allowWrites, SLUICE_API_KEY: apiKey }) as Env;

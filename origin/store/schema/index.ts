@@ -5,3 +5,8 @@ export * from './examples-state.ts';
 export * from './queries.ts';
 export * from './query-versions.ts';
 export * from './runs.ts';
+export * from './api-keys.ts';
+export * from './roles.ts';
+export * from './administrators.ts';
+export * from './workspaces.ts';
+export * from './usage-counters.ts';
