@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
+import { CallerUsage } from './access/usage.ts';
 import { createApp } from './app.ts';
 import { createCache } from './cache/index.ts';
 import { DriverRegistry } from './drivers/registry.ts';
@@ -33,7 +34,9 @@ const history = new HistoryRecorder(store, { retentionDays: env.SLUICE_HISTORY_R
 // Trims history kept past its retention once at startup; later flushes trim at most once a minute.
 void history.flush();
 const cache = createCache(env, logger);
-const deps = { env, store, drivers, usage: new ConnectionUsage(), history, cache, logger, version };
+const callerUsage = new CallerUsage(store, { logger });
+history.on('run', (run) => callerUsage.recordRun(run));
+const deps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, history, cache, logger, version };
 if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
 
 const server = serve({ fetch: createApp(deps).fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
@@ -49,6 +52,7 @@ async function shutdown(signal: string) {
   await drivers.closeAll().catch(() => {});
   // Queued runs are written before the store closes.
   await history.close().catch(() => {});
+  await callerUsage.close().catch(() => {});
   await store.close().catch(() => {});
   await cache.close().catch(() => {});
   process.exit(0);

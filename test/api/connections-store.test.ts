@@ -1,3 +1,4 @@
+import type { CallerUsage } from '../../origin/access/usage.ts';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
@@ -181,6 +182,7 @@ describe('transactions', () => {
       store: s,
       drivers: { drop: (name: string) => void drops.push(name) } as unknown as DriverRegistry,
       usage: new ConnectionUsage(),
+      callerUsage: {} as CallerUsage,
       history: {} as HistoryRecorder,
       cache: {} as ResponseCache,
       logger: pino({ level: 'silent' }),

@@ -1,3 +1,4 @@
+import type { CallerUsage } from '../../origin/access/usage.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -197,6 +198,7 @@ describe('origins sharing a Postgres store', () => {
           store,
           drivers: {} as DriverRegistry,
           usage: new ConnectionUsage(),
+          callerUsage: {} as CallerUsage,
           history: {} as HistoryRecorder,
           cache: {} as ResponseCache,
           logger: pino({ level: 'silent' }),
