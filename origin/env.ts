@@ -70,11 +70,19 @@ export const envSchema = z.object({
   SLUICE_REDIS_PREFIX: z.string().regex(/^\S+$/, 'must be non-empty text without spaces').default('sluice:'),
   /** Memory cache budget in bytes; also the largest body stored in Redis. */
   SLUICE_CACHE_MAX_BYTES: wholeNumber(64 * 1024 * 1024),
+  /** `1`: one JSON object per log line; else a readable line. */
+  SLUICE_JSON_LOGS: flag.default(false),
+  SLUICE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A query taking at least this many seconds logs a warning; 0 disables. */
+  SLUICE_SLOW_QUERY_THRESHOLD: seconds(1),
+  /** Set: `/metrics` answers only `Authorization: Bearer <token>`. */
+  SLUICE_METRICS_TOKEN: optionalText,
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-const SECRET_VARIABLE = /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL|REDIS_URL/;
+/** Variables whose values are never echoed: in errors, logs or `GET /api/v1/settings`. */
+export const SECRET_VARIABLE = /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL|REDIS_URL/;
 
 /** Parses the variables or throws an Error whose message names each bad one. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
