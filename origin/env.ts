@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRate } from '../shared/access/rate.ts';
 
 /**
  * Every variable the origin reads, parsed once at startup. A malformed value
@@ -77,6 +78,23 @@ export const envSchema = z.object({
   SLUICE_SLOW_QUERY_THRESHOLD: seconds(1),
   /** Set: `/metrics` answers only `Authorization: Bearer <token>`. */
   SLUICE_METRICS_TOKEN: optionalText,
+  /** Requests per client address, `N/second|minute|hour|day`; unset: no server-wide limit. */
+  SLUICE_RATE_LIMIT: optionalText.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const spec = parseRate(text);
+    if (!spec) ctx.addIssue({ code: 'custom', message: 'must be N/second, N/minute, N/hour or N/day (e.g. 100/minute)' });
+    return spec ?? undefined;
+  }),
+  /** Shared secret that verifies HS256 sign-in tokens (from_claim parameters); at least 256 bits. */
+  SLUICE_JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters (HS256 needs a 256-bit key)').optional()),
+  /** JWKS (a file path or an https:// URL) that verifies RS256 and ES256 sign-in tokens. */
+  SLUICE_JWT_JWKS: optionalText.pipe(
+    z.string().refine((v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^https:\/\/[^/]/i.test(v), 'must be a file path or an https:// URL').optional(),
+  ),
+  /** Set: a sign-in token's `iss` must be this. */
+  SLUICE_JWT_ISSUER: optionalText,
+  /** Set: a sign-in token's `aud` must include this. */
+  SLUICE_JWT_AUDIENCE: optionalText,
 });
 
 export type Env = z.infer<typeof envSchema>;
