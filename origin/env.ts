@@ -95,6 +95,15 @@ export const envSchema = z.object({
   SLUICE_JWT_ISSUER: optionalText,
   /** Set: a sign-in token's `aud` must include this. */
   SLUICE_JWT_AUDIENCE: optionalText,
+  /** Proxies in front of the server: N > 0 takes the client address and scheme from X-Forwarded-For/-Proto, N hops from the right. */
+  SLUICE_TRUST_PROXY: wholeNumber(0, { max: 100 }),
+  /** Comma-separated origins (`https://app.example.com`) answered with CORS headers, or `*` for any; unset: no CORS. */
+  SLUICE_CORS_ORIGINS: optionalText.transform((text, ctx) => {
+    const origins = (text ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
+    const bad = origins.filter((o) => o !== '*' && !/^https?:\/\/[^/\s?#]+$/i.test(o));
+    if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `must be origins like https://app.example.com (no path), or *; not ${bad.join(', ')}` });
+    return origins.map((o) => o.replace(/\/$/, ''));
+  }),
 });
 
 export type Env = z.infer<typeof envSchema>;
