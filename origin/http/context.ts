@@ -68,5 +68,12 @@ export interface AppEnv extends HonoEnv {
     deps: AppDeps;
     requestId: string;
     caller: Caller;
+    /** The client's address: the socket peer, or from X-Forwarded-For under SLUICE_TRUST_PROXY (http/client-address.ts). */
+    clientIp: string;
+    clientScheme: 'http' | 'https';
+    /** The workspace a Management API call acts in: `default` unless the path is `/w/<workspace>/api/v1/...`. */
+    workspace: string;
+    /** True on a `/w/<workspace>/api/v1/...` path: lists show only that workspace's objects. */
+    workspaceScoped: boolean;
   };
 }
