@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { CallerUsage } from './access/usage.ts';
 import { createApp } from './app.ts';
 import { createCache } from './cache/index.ts';
+import { createRateLimiter } from './access/rate-limit/limiter.ts';
 import { DriverRegistry } from './drivers/registry.ts';
 import { parseEnv } from './env.ts';
 import { createLogger } from './observability/logger.ts';
@@ -34,9 +35,10 @@ const history = new HistoryRecorder(store, { retentionDays: env.SLUICE_HISTORY_R
 // Trims history kept past its retention once at startup; later flushes trim at most once a minute.
 void history.flush();
 const cache = createCache(env, logger);
+const rateLimiter = createRateLimiter(env, logger);
 const callerUsage = new CallerUsage(store, { logger });
 history.on('run', (run) => callerUsage.recordRun(run));
-const deps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, history, cache, logger, version };
+const deps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, history, cache, logger, version };
 if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
 
 const server = serve({ fetch: createApp(deps).fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
@@ -55,6 +57,7 @@ async function shutdown(signal: string) {
   await callerUsage.close().catch(() => {});
   await store.close().catch(() => {});
   await cache.close().catch(() => {});
+  await rateLimiter.close().catch(() => {});
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -6,6 +6,7 @@ import type { Env } from '../env.ts';
 import type { KeyGrants } from '../../shared/access/grants.ts';
 import type { AdminRole } from '../access/capabilities.ts';
 import type { CallerUsage } from '../access/usage.ts';
+import type { RateLimiter } from '../access/rate-limit/limiter.ts';
 import type { ConnectionUsage } from '../services/connections/usage.ts';
 import type { HistoryRecorder } from '../services/history/recorder.ts';
 import type { Store } from '../store/open.ts';
@@ -55,6 +56,8 @@ export interface AppDeps {
   usage: ConnectionUsage;
   /** Per-caller calls and rows, `max_concurrent` and `quota` admission (origin/access/usage.ts). */
   callerUsage: CallerUsage;
+  /** Rate-limit counts: process memory, or Redis shared by every origin. */
+  rateLimiter: RateLimiter;
   /** Run history: queued in memory, written in batches off the request path. */
   history: HistoryRecorder;
   /** Saved-query responses with a `cache_ttl`: process memory, or Redis shared by every origin. */
