@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   query_not_found: 404,
   version_not_found: 404,
   connection_not_found: 404,
+  key_not_found: 404,
   role_not_found: 404,
   member_not_found: 404,
   workspace_not_found: 404,
