@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
-import { desc, sql } from 'drizzle-orm';
+import { lte, sql } from 'drizzle-orm';
 import type { StoreDb } from '../store/open.ts';
-import { auditLog } from '../store/schema/index.ts';
-import { canonicalJson } from './canonical-json.ts';
+import { auditAnchor, auditLog } from '../store/schema/index.ts';
+import { canonicalEntry, chainHead, entryHash } from './chain.ts';
+import { auditOptions } from './options.ts';
+import { redactChanges } from './redact.ts';
 
 export interface AuditEntryInput {
   actor: string;
@@ -16,19 +17,34 @@ const AUDIT_LOCK = 7_311_002;
 
 /**
  * Appends one entry to the hash chain inside the caller's transaction, so the
- * entry exists exactly when the change does. `hash = SHA-256(previous hash ||
- * canonical entry)`; the transaction-scoped advisory lock keeps `seq` gap-free
- * when several origins share one store.
+ * entry exists exactly when the change does. The transaction-scoped advisory
+ * lock keeps `seq` gap-free when several origins share one store. Secrets are
+ * masked (redact.ts); the hash is SHA-256, or HMAC-SHA-256 with
+ * SLUICE_AUDIT_KEY (chain.ts). With SLUICE_AUDIT_LOG_LIMIT, entries past the
+ * newest N go in the same transaction and the newest removed one becomes the
+ * anchor the chain is verified from.
  */
 export async function recordAudit(tx: StoreDb, entry: AuditEntryInput): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK})`);
-  const [last] = await tx.select({ seq: auditLog.seq, hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-  const seq = (last?.seq ?? 0) + 1;
+  const { key, limit } = auditOptions();
+  const head = await chainHead(tx);
+  const seq = head.seq + 1;
   const timestamp = new Date();
-  const canonical = canonicalJson({ seq, timestamp: timestamp.toISOString(), ...entry });
-  const hash = createHash('sha256')
-    .update(last?.hash ?? '')
-    .update(canonical)
-    .digest('hex');
-  await tx.insert(auditLog).values({ seq, timestamp, ...entry, hash });
+  // Hashed exactly as it will read back from jsonb.
+  const changes = JSON.parse(JSON.stringify(redactChanges(entry.changes))) as Record<string, unknown>;
+  const fields = { seq, timestamp, actor: entry.actor, action: entry.action, target: entry.target, changes };
+  const hash = entryHash(head.hash, canonicalEntry(fields), key);
+  await tx.insert(auditLog).values({ ...fields, prevHash: head.hash, hash });
+  if (limit !== null && seq > limit) await prune(tx, seq - limit);
+}
+
+/** Removes entries up to `through` and anchors the chain on the newest of them. */
+async function prune(tx: StoreDb, through: number): Promise<void> {
+  const removed = await tx.delete(auditLog).where(lte(auditLog.seq, through)).returning({ seq: auditLog.seq, hash: auditLog.hash });
+  if (removed.length === 0) return;
+  const newest = removed.reduce((a, b) => (b.seq > a.seq ? b : a));
+  await tx
+    .insert(auditAnchor)
+    .values({ seq: newest.seq, hash: newest.hash })
+    .onConflictDoUpdate({ target: auditAnchor.id, set: { seq: newest.seq, hash: newest.hash, updatedAt: new Date() } });
 }

@@ -8,5 +8,8 @@ export const auditLog = pgTable('audit_log', {
   action: text('action').notNull(),
   target: text('target').notNull(),
   changes: jsonb('changes').$type<Record<string, unknown>>().notNull(),
+  /** The previous entry's `hash` (the anchor's for the first entry; '' at the chain's start). */
+  prevHash: text('prev_hash').notNull(),
+  /** SHA-256 hex, or `hmac-sha256:<hex>` when written with SLUICE_AUDIT_KEY (see origin/audit/chain.ts). */
   hash: text('hash').notNull(),
 });

@@ -10,3 +10,5 @@ export * from './roles.ts';
 export * from './administrators.ts';
 export * from './workspaces.ts';
 export * from './usage-counters.ts';
+export * from './audit-anchor.ts';
+export * from './audit-delivery.ts';
