@@ -1,4 +1,5 @@
 import type { CallerUsage } from '../../origin/access/usage.ts';
+import type { RateLimiter } from '../../origin/access/rate-limit/limiter.ts';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
@@ -183,6 +184,7 @@ describe('transactions', () => {
       drivers: { drop: (name: string) => void drops.push(name) } as unknown as DriverRegistry,
       usage: new ConnectionUsage(),
       callerUsage: {} as CallerUsage,
+      rateLimiter: {} as RateLimiter,
       history: {} as HistoryRecorder,
       cache: {} as ResponseCache,
       logger: pino({ level: 'silent' }),

@@ -1,4 +1,5 @@
 import type { CallerUsage } from '../../origin/access/usage.ts';
+import type { RateLimiter } from '../../origin/access/rate-limit/limiter.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -199,6 +200,7 @@ describe('origins sharing a Postgres store', () => {
           drivers: {} as DriverRegistry,
           usage: new ConnectionUsage(),
           callerUsage: {} as CallerUsage,
+          rateLimiter: {} as RateLimiter,
           history: {} as HistoryRecorder,
           cache: {} as ResponseCache,
           logger: pino({ level: 'silent' }),
