@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { clientRateLimit, keyRateLimit } from './access/rate-limit/middleware.ts';
 import { identifyCaller } from './http/caller.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
 import { onError, onNotFound } from './http/error-handler.ts';
@@ -26,8 +27,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.use(requestId);
   app.use(accessLog);
+  app.use(clientRateLimit);
   app.route('/', health);
   app.use(identifyCaller);
+  app.use(keyRateLimit);
   app.route('/', executeSql);
   app.route('/', runQuery);
   app.route('/', connectionsPublic);
