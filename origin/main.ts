@@ -4,6 +4,7 @@ import { CallerUsage } from './access/usage.ts';
 import { createApp } from './app.ts';
 import { createCache } from './cache/index.ts';
 import { createRateLimiter } from './access/rate-limit/limiter.ts';
+import { createSignInVerifier } from './access/jwt.ts';
 import { DriverRegistry } from './drivers/registry.ts';
 import { parseEnv } from './env.ts';
 import { createLogger } from './observability/logger.ts';
@@ -22,6 +23,11 @@ try {
   process.exit(1);
 }
 
+// A JWKS file that cannot be used stops startup, naming the variable.
+const signIn = await createSignInVerifier(env, logger).catch((err: Error) => {
+  logger.fatal(err.message);
+  process.exit(1);
+});
 const version: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 // The data dir holds the embedded store and local files (the examples dataset) whatever the store is.
 mkdirSync(env.SLUICE_DATA_DIR, { recursive: true });
@@ -38,7 +44,7 @@ const cache = createCache(env, logger);
 const rateLimiter = createRateLimiter(env, logger);
 const callerUsage = new CallerUsage(store, { logger });
 history.on('run', (run) => callerUsage.recordRun(run));
-const deps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, history, cache, logger, version };
+const deps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, signIn, history, cache, logger, version };
 if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
 
 const server = serve({ fetch: createApp(deps).fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {

@@ -53,6 +53,7 @@ export const ERROR_STATUS = {
   format_unavailable: 500,
   secret_undecryptable: 500,
   connection_failed: 502,
+  sign_in_keys_unavailable: 503,
   timeout: 504,
 } as const;
 

@@ -1,53 +1,116 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Env } from '../env.ts';
-import type { AppDeps, Caller } from '../http/context.ts';
+import type { AppDeps, Caller, CallerAdministrator } from '../http/context.ts';
 import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../store/schema/index.ts';
+import type { KeyGrants } from '../../shared/access/grants.ts';
+import { type AdminRole, type Capability, roleHas } from './capabilities.ts';
 
 /**
- * Which saved queries a caller reaches, and what it may do with them: the one
- * place the run path (`resolveRunnable`), `GET /catalog` and `GET /openapi.json`
- * decide it (spec, Authentication 5), so the three can never disagree.
+ * Which saved queries a caller reaches, and what it may do with them and with
+ * ad-hoc SQL: the one place the run path, `GET /catalog` and
+ * `GET /openapi.json` decide it (spec, Authentication 5 and 6), so the three
+ * can never disagree.
  *
- * Today a caller is the server admin key, or anyone on an open server (both
- * `admin`), or an anonymous caller of a public endpoint (not `admin`). Scoped
- * keys with `connections`, `queries` and `collections` grants arrive with
- * access control, which fills in the functions below and nothing else.
+ * - The admin key (and anyone on an open server) reaches everything.
+ * - A named administrator reaches a query when their role has `data.run`:
+ *   the server-wide role, or when that is null their membership role in the
+ *   query's workspace. Drafts also need `queries.write`.
+ * - A scoped key reaches a query through a `connections` grant of the
+ *   connection it runs on (for listings: the published version's default
+ *   connection), a `queries` grant (a name, an object entry, or `*`), or a
+ *   `collections` grant of the collection the query is in now.
+ * - Anyone else (the anonymous caller of a public endpoint) reaches nothing.
  */
+
+/** What reachability reads of a caller. `via` is optional: the run path passes the whole caller, tests less. */
+export type AccessCaller = Pick<Caller, 'admin'> & Partial<Pick<Caller, 'via' | 'key' | 'administrator'>>;
 
 /**
- * What reachability reads of a caller; access control widens it with the
- * key's grants. `via` is optional because the run path is handed only what it
- * needs (`resolveRunnable` takes `{admin}`); at run time it is always there.
+ * What reachability reads of a query: its name (`queries` grants), collection
+ * (`collections` grants), workspace (administrators' memberships) and the
+ * connection it runs on (`connections` grants; null when it has no default
+ * and none was asked).
  */
-export type AccessCaller = Pick<Caller, 'admin'> & Partial<Pick<Caller, 'via'>>;
+export interface AccessTarget {
+  name: string;
+  collection: string | null;
+  workspace: string;
+  connectionName: string | null;
+}
 
-/** What reachability reads of a query: its name (`queries` grants) and collection (`collections` grants). */
-export type AccessTarget = Pick<QueryRow, 'name' | 'collection'>;
+/** The role an administrator acts with in a workspace: the server-wide one, else their membership there. */
+const roleIn = (administrator: CallerAdministrator, workspace: string): AdminRole | null =>
+  administrator.role ?? administrator.memberships[workspace] ?? null;
 
-/** No valid key on a server that has one: only possible on a public endpoint (`/openapi.json`, `/docs`). */
-const isAnonymous = (caller: AccessCaller) => !caller.admin && caller.via === 'anonymous';
+const administratorMay = (caller: AccessCaller, workspace: string, capability: Capability) =>
+  caller.administrator !== undefined && roleHas(roleIn(caller.administrator, workspace), capability);
 
-/**
- * May the caller run this query through `/q/<name>` at all (which versions is
- * the run path's `mayRun`)? An administrator reaches every query; an anonymous
- * caller none. Any other caller is a key that is not the admin key: none
- * exist before access control, which replaces that last line with the key's
- * `connections`, `queries` and `collections` grants (spec, Authentication 5).
- */
-export function canReach(caller: AccessCaller, _query: AccessTarget): boolean {
+/** A `connections` grant of this connection (`*`: every connection). */
+export const connectionGranted = (grants: Pick<KeyGrants, 'connections'>, connection: string | null): boolean =>
+  grants.connections.includes('*') || (connection !== null && grants.connections.includes(connection));
+
+/** Reached by name: a `queries` grant (`*`, the name, an object entry) or a `collections` grant of its collection now. */
+function grantedByName(grants: Pick<KeyGrants, 'queries' | 'collections'>, target: AccessTarget): boolean {
+  const named = grants.queries.some((entry) => entry === '*' || (typeof entry === 'string' ? entry : entry.name) === target.name);
+  return named || (target.collection !== null && grants.collections.includes(target.collection));
+}
+
+/** May the caller run this query (on `target.connectionName`) at all? Which versions is `canRunDraft`'s part. */
+export function canReach(caller: AccessCaller, target: AccessTarget): boolean {
   if (caller.admin) return true;
-  if (isAnonymous(caller)) return false;
-  return true;
+  if (caller.administrator) return administratorMay(caller, target.workspace, 'data.run');
+  if (caller.key) return grantedByName(caller.key.grants, target) || connectionGranted(caller.key.grants, target.connectionName);
+  return false;
+}
+
+/** Drafts: only the admin key, and administrators whose role may edit queries (spec, "Query versions"). */
+export function canRunDraft(caller: AccessCaller, target: AccessTarget): boolean {
+  if (caller.admin) return true;
+  return canReach(caller, target) && administratorMay(caller, target.workspace, 'queries.write');
 }
 
 /**
- * May the caller run a write through this query, as far as grants go? The
- * server ceiling (`SLUICE_ALLOW_WRITES`) is applied here too: key write access
- * is never wider than it. Whether the SQL is a write at all is the caller's
- * concern (the guard still decides at run time).
+ * May the caller run a write through this query on `target.connectionName`?
+ * Never wider than `SLUICE_ALLOW_WRITES`. A key writes only through a
+ * `connections` grant of that connection when its `allow_writes` is set, or a
+ * `queries` object entry `{name, allow_writes: true}`; `*` and collections
+ * never carry writes. Whether the SQL is a write the guard allows is decided
+ * at run time.
  */
-export function canWrite(env: Pick<Env, 'SLUICE_ALLOW_WRITES'>, caller: AccessCaller, query: AccessTarget): boolean {
-  return env.SLUICE_ALLOW_WRITES && caller.admin && canReach(caller, query);
+export function canWrite(env: Pick<Env, 'SLUICE_ALLOW_WRITES'>, caller: AccessCaller, target: AccessTarget): boolean {
+  if (!env.SLUICE_ALLOW_WRITES || !canReach(caller, target)) return false;
+  if (!caller.key) return true;
+  const grants = caller.key.grants;
+  const entry = grants.queries.some((e) => typeof e !== 'string' && e.name === target.name && e.allow_writes);
+  return entry || (grants.allow_writes && connectionGranted(grants, target.connectionName));
+}
+
+/** A connection as ad-hoc SQL and schema browsing see it. */
+export interface ConnectionTarget {
+  name: string;
+  workspace: string;
+}
+
+/** Ad-hoc SQL and schema browsing on a connection: a key needs a `connections` grant of it; `queries` and `collections` grants never allow it. */
+export function canUseConnection(caller: AccessCaller, connection: ConnectionTarget): boolean {
+  if (caller.admin) return true;
+  if (caller.administrator) return administratorMay(caller, connection.workspace, 'data.run');
+  if (caller.key) return connectionGranted(caller.key.grants, connection.name);
+  return false;
+}
+
+/** Schema browsing (`/connections/{name}/schema`, `/table_ddl`): a key's `connections` grant, an administrator's `connections.read`. */
+export function canBrowseConnection(caller: AccessCaller, connection: ConnectionTarget): boolean {
+  if (caller.admin) return true;
+  if (caller.administrator) return administratorMay(caller, connection.workspace, 'connections.read');
+  if (caller.key) return connectionGranted(caller.key.grants, connection.name);
+  return false;
+}
+
+/** Ad-hoc writes on a connection: a granted connection and the key's `allow_writes`, never wider than the server. */
+export function canWriteConnection(env: Pick<Env, 'SLUICE_ALLOW_WRITES'>, caller: AccessCaller, connection: ConnectionTarget): boolean {
+  if (!env.SLUICE_ALLOW_WRITES || !canUseConnection(caller, connection)) return false;
+  return caller.key ? caller.key.grants.allow_writes : true;
 }
 
 /** A query the caller reaches, with its published version. */
@@ -59,14 +122,31 @@ export interface ReachableQuery {
 /** Code-point order, the same on every store whatever its collation. */
 const byName = (a: ReachableQuery, b: ReachableQuery) => (a.query.name < b.query.name ? -1 : a.query.name > b.query.name ? 1 : 0);
 
-/** Every published query the caller reaches, with its published version, by name. Unpublished queries are never listed. */
+/** The target of a query as listings see it: its published version's default connection. */
+export const publishedTarget = (query: QueryRow, version: Pick<QueryVersionRow, 'connectionName'> | null): AccessTarget => ({
+  name: query.name,
+  collection: query.collection,
+  workspace: query.workspace,
+  connectionName: version?.connectionName ?? null,
+});
+
+/** Callers that reach nothing whatever the store holds (no query read needed). */
+function reachesNothing(caller: AccessCaller): boolean {
+  if (caller.admin || caller.administrator) return false;
+  if (!caller.key) return true;
+  const { connections, queries: named, collections } = caller.key.grants;
+  return connections.length === 0 && named.length === 0 && collections.length === 0;
+}
+
+/** Every published query the caller reaches, with its published version, by name (one store read). Unpublished queries are never listed. */
 export async function reachableQueries(deps: Pick<AppDeps, 'store'>, caller: AccessCaller): Promise<ReachableQuery[]> {
+  if (reachesNothing(caller)) return [];
   const rows = await deps.store.db
     .select({ query: queries, version: queryVersions })
     .from(queries)
     .innerJoin(queryVersions, and(eq(queryVersions.queryId, queries.id), eq(queryVersions.version, queries.publishedVersion)))
     .where(isNotNull(queries.publishedVersion));
-  return rows.filter((row) => canReach(caller, row.query)).sort(byName);
+  return rows.filter((row) => canReach(caller, publishedTarget(row.query, row.version))).sort(byName);
 }
 
 /** The `caller` object of `/catalog`: what this caller may do, and the limits it runs under. */
@@ -83,16 +163,34 @@ export interface CallerAccess {
   server_rate_limit: string | null;
 }
 
-/** The caller's write settings and rate limits, read from one place (rate limits arrive with their own work). */
-export function callerAccess(env: Pick<Env, 'SLUICE_ALLOW_WRITES'>, caller: Caller): CallerAccess {
+/**
+ * The caller's write settings and rate limits. An administrator's
+ * `allow_writes` says whether their role runs data anywhere (server-wide, or
+ * in one of their workspaces); `can_write` per query is the exact answer.
+ */
+export function callerAccess(env: Pick<Env, 'SLUICE_ALLOW_WRITES'> & { SLUICE_RATE_LIMIT?: unknown }, caller: Caller): CallerAccess {
+  const grants = caller.key?.grants;
+  const administrator = caller.administrator;
+  const runs =
+    caller.admin ||
+    (grants?.allow_writes ?? false) ||
+    (administrator !== undefined &&
+      (administrator.role !== null ? roleHas(administrator.role, 'data.run') : Object.values(administrator.memberships).some((role) => roleHas(role, 'data.run'))));
   return {
     name: caller.name,
     admin: caller.admin,
-    allow_writes: caller.admin && env.SLUICE_ALLOW_WRITES,
-    allowed_write_ops: null,
-    rate_limit: null,
-    server_rate_limit: null,
+    allow_writes: env.SLUICE_ALLOW_WRITES && runs,
+    allowed_write_ops: grants?.allowed_write_ops ?? null,
+    rate_limit: grants?.rate_limit ?? null,
+    server_rate_limit: serverRateLimit(env.SLUICE_RATE_LIMIT),
   };
+}
+
+/** `SLUICE_RATE_LIMIT` as text, whether the env module keeps the raw text or a parsed `{limit, period}`. */
+function serverRateLimit(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && 'limit' in value && 'period' in value) return `${value.limit}/${value.period}`;
+  return null;
 }
 
 /** Whether requests to non-public endpoints must present a key (`SLUICE_API_KEY` set; later also any scoped key). */

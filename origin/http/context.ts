@@ -7,6 +7,7 @@ import type { KeyGrants } from '../../shared/access/grants.ts';
 import type { AdminRole } from '../access/capabilities.ts';
 import type { CallerUsage } from '../access/usage.ts';
 import type { RateLimiter } from '../access/rate-limit/limiter.ts';
+import type { SignInVerifier } from '../access/jwt.ts';
 import type { ConnectionUsage } from '../services/connections/usage.ts';
 import type { HistoryRecorder } from '../services/history/recorder.ts';
 import type { Store } from '../store/open.ts';
@@ -58,6 +59,8 @@ export interface AppDeps {
   callerUsage: CallerUsage;
   /** Rate-limit counts: process memory, or Redis shared by every origin. */
   rateLimiter: RateLimiter;
+  /** Verifies sign-in tokens, whose claims feed `from_claim` parameters. */
+  signIn: SignInVerifier;
   /** Run history: queued in memory, written in batches off the request path. */
   history: HistoryRecorder;
   /** Saved-query responses with a `cache_ttl`: process memory, or Redis shared by every origin. */

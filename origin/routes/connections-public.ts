@@ -1,7 +1,11 @@
 import { Hono } from 'hono';
-import { badRequest } from '../errors.ts';
+import { createMiddleware } from 'hono/factory';
+import { canBrowseConnection } from '../access/reachability.ts';
+import { SluiceError, badRequest } from '../errors.ts';
 import type { AppEnv } from '../http/context.ts';
+import { connectionForRun } from '../services/connections/lookup.ts';
 import { connectionSchema } from '../services/connections/schema.ts';
+import { connectionNotGranted } from '../services/query/statement.ts';
 import { tableDdl } from '../services/connections/table-ddl.ts';
 
 /**
@@ -9,6 +13,22 @@ import { tableDdl } from '../services/connections/table-ddl.ts';
  * routes: errors are `{error, ...}`, and an inactive connection gives 403.
  */
 export const connectionsPublic = new Hono<AppEnv>();
+
+/**
+ * A scoped key needs a `connections` grant of the connection (checked before
+ * it is looked up, so an ungranted name reveals nothing); an administrator
+ * needs `connections.read` there.
+ */
+const mayBrowse = createMiddleware<AppEnv>(async (c, next) => {
+  const caller = c.get('caller');
+  const name = c.req.param('name')!;
+  const workspace = caller.administrator ? (await connectionForRun(c.get('deps'), name)).row.workspace : '';
+  if (!canBrowseConnection(caller, { name, workspace })) {
+    throw caller.key ? connectionNotGranted(name) : new SluiceError('forbidden', `Browsing connection "${name}" needs the connections.read capability`);
+  }
+  await next();
+});
+connectionsPublic.use('/connections/:name/*', mayBrowse);
 
 /** GET /connections/{name}/schema[?database=]: `{tables, truncated}`. */
 connectionsPublic.get('/connections/:name/schema', async (c) => {

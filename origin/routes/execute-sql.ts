@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { admitted } from '../http/admission.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { respondRows } from '../http/respond-rows.ts';
+import { prepareAdhocRun } from '../services/query/adhoc.ts';
 import { requestRowOptions, rowOptionFields } from '../services/query/options.ts';
 
 const bodySchema = z.strictObject({
@@ -12,16 +14,21 @@ const bodySchema = z.strictObject({
   ...rowOptionFields,
 });
 
-/** POST /execute_sql: one ad-hoc statement, paged or streamed, in any format; recorded in history with no query. */
+/**
+ * POST /execute_sql: one ad-hoc statement, paged or streamed, in any format;
+ * recorded in history with no query. A scoped key needs a `connections`
+ * grant of the connection; its limits apply (origin/services/query/options.ts).
+ */
 export const executeSql = new Hono<AppEnv>().post('/execute_sql', async (c) => {
   const body = await readBody(c, bodySchema);
-  const options = requestRowOptions(c.get('deps').env, c.req.query(), body);
-  const input = {
+  const caller = c.get('caller');
+  const options = requestRowOptions(c.get('deps').env, c.req.query(), body, caller);
+  const input = await prepareAdhocRun(c.get('deps'), caller, {
     sql: body.sql,
     params: body.params ?? {},
     connection: body.connection_name,
     options,
     signal: c.req.raw.signal,
-  };
-  return respondRows(c, input, { query: null, version: null, filename: 'result' });
+  });
+  return admitted(c, options.stream, () => respondRows(c, input, { query: null, version: null, filename: 'result' }));
 });

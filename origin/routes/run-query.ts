@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import { presentedSignInToken } from '../access/jwt.ts';
 import { badRequest } from '../errors.ts';
 import { respondCached } from '../cache/serve.ts';
 import { readBody } from '../http/body.ts';
@@ -32,7 +33,13 @@ export const runQuery = new Hono<AppEnv>()
 
 async function run(c: Context<AppEnv>, transport: Transport): Promise<Response> {
   const name = c.req.param('name')!;
-  const prepared = await prepareSavedRun(c.get('deps'), { ...transport, name, caller: c.get('caller'), signal: c.req.raw.signal });
+  const prepared = await prepareSavedRun(c.get('deps'), {
+    ...transport,
+    name,
+    caller: c.get('caller'),
+    signal: c.req.raw.signal,
+    signInToken: presentedSignInToken((header) => c.req.header(header)),
+  });
   return respondCached(c, prepared, () =>
     respondRows(c, prepared.input, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) }),
   );

@@ -52,20 +52,32 @@ export function analyzeTables(sql: string, dialect: Dialect): TableAnalysis {
   return { tables, joins, error };
 }
 
+/** Writes whose target and sources the reader names (`INSERT ... SELECT`, `UPDATE ... FROM`, `DELETE ... USING`, `MERGE ... USING`). */
+const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'REPLACE']);
+
 /**
  * The tables a read certainly touches, for access control; null whenever
  * that is not certain: text not analysed, more or other than one plain read
- * (SELECT, WITH, VALUES; writes fire triggers and rules the text does not
- * show), dynamic SQL (`query(...)`, `dblink(...)`...), legacy `{name}`
- * placeholders, or MySQL text whose tables depend on the server's sql_mode.
+ * (SELECT, WITH, VALUES), dynamic SQL (`query(...)`, `dblink(...)`...),
+ * legacy `{name}` placeholders, or MySQL text whose tables depend on the
+ * server's sql_mode. With `writes`, one plain data change (INSERT, UPDATE,
+ * DELETE, MERGE, REPLACE, also in a WITH) is analysed too, its target among
+ * the tables; triggers and rules it fires are not shown by the text.
  * `function:` and `file:` labels are kept: the caller decides about them.
  * Functions called in expressions are not followed (a user function may read
  * any table): grants should account for that.
  */
-export function tablesOrNull(sql: string, dialect: Dialect): string[] | null {
+export function tablesOrNull(sql: string, dialect: Dialect, { writes = false } = {}): string[] | null {
   if (LEGACY_PLACEHOLDER.test(sql)) return null;
   const info = inspect(sql, dialect);
-  if (!info.isRead || !['SELECT', 'WITH', 'VALUES'].includes(info.keyword)) return null;
+  const read = info.isRead && ['SELECT', 'WITH', 'VALUES'].includes(info.keyword);
+  const change =
+    writes &&
+    info.statementCount === 1 &&
+    info.writeOps.length > 0 &&
+    info.writeOps.every((op) => DML.has(op)) &&
+    (DML.has(info.keyword) || info.keyword === 'WITH');
+  if (!read && !change) return null;
   const result = analyze(sql, dialect, 'default');
   if (result.error !== null || result.dynamic) return null;
   if (dialect === 'mysql') {

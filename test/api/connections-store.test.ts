@@ -1,5 +1,6 @@
 import type { CallerUsage } from '../../origin/access/usage.ts';
 import type { RateLimiter } from '../../origin/access/rate-limit/limiter.ts';
+import type { SignInVerifier } from '../../origin/access/jwt.ts';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
@@ -185,6 +186,7 @@ describe('transactions', () => {
       usage: new ConnectionUsage(),
       callerUsage: {} as CallerUsage,
       rateLimiter: {} as RateLimiter,
+      signIn: {} as SignInVerifier,
       history: {} as HistoryRecorder,
       cache: {} as ResponseCache,
       logger: pino({ level: 'silent' }),

@@ -1,5 +1,6 @@
 import type { CallerUsage } from '../../origin/access/usage.ts';
 import type { RateLimiter } from '../../origin/access/rate-limit/limiter.ts';
+import type { SignInVerifier } from '../../origin/access/jwt.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -201,6 +202,7 @@ describe('origins sharing a Postgres store', () => {
           usage: new ConnectionUsage(),
           callerUsage: {} as CallerUsage,
           rateLimiter: {} as RateLimiter,
+          signIn: {} as SignInVerifier,
           history: {} as HistoryRecorder,
           cache: {} as ResponseCache,
           logger: pino({ level: 'silent' }),

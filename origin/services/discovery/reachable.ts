@@ -14,6 +14,7 @@ import { type Rules, parseDefinitions } from '../../../shared/parameters/index.t
 export interface DiscoveredQuery {
   name: string;
   collection: string | null;
+  workspace: string;
   /** The published version. */
   version: number;
   description: string | null;
@@ -49,6 +50,7 @@ function discovered({ query, version }: ReachableQuery, dialects: Map<string, Di
   return {
     name: query.name,
     collection: query.collection,
+    workspace: query.workspace,
     version: version.version,
     description: version.description,
     tags: version.tags,

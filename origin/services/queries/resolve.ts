@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { canReach } from '../../access/reachability.ts';
+import { type AccessCaller, type AccessTarget, canReach, canRunDraft, publishedTarget } from '../../access/reachability.ts';
 import { SluiceError } from '../../errors.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../http/context.ts';
 import type { Store } from '../../store/open.ts';
 import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../../store/schema/index.ts';
 import { type Rules, parseDefinitions } from '../../../shared/parameters/index.ts';
@@ -14,6 +14,8 @@ export interface Runnable {
   status: VersionStatus;
   /** The version's parameter rules, parsed once per version row. */
   rules: Rules;
+  /** The query as reachability sees it, with the published version's default connection. */
+  target: AccessTarget;
 }
 
 /** Unknown and unpublished answer alike: the endpoint does not exist. */
@@ -22,29 +24,39 @@ export const notRunnable = (name: string) => new SluiceError('query_not_found', 
 /**
  * Who may run a version: the published and previous ones anyone who reaches
  * the query; a draft (newer than the published one, or any while nothing is
- * published) only an administrator.
+ * published) only the admin key and administrators whose role may edit queries.
  */
-export const mayRun = (caller: Pick<Caller, 'admin'>, status: VersionStatus): boolean => status !== 'draft' || caller.admin;
+export const mayRun = (caller: AccessCaller, status: VersionStatus, target: AccessTarget): boolean =>
+  status !== 'draft' || canRunDraft(caller, target);
 
 /**
  * The version `/q/<name>` runs: the published one, or `version` when asked.
- * No published version and none asked: 404 `query_not_found`. A version that
- * does not exist, and a draft asked for by a caller who may not run drafts,
- * get the very same 404 `version_not_found`: drafts are not disclosed.
+ * Unknown, unpublished with none asked, or not reachable by this caller (as
+ * `/catalog` lists it: through the published version's default connection):
+ * 404 `query_not_found`. A version that does not exist, and a draft asked for
+ * by a caller who may not run drafts, get the very same 404
+ * `version_not_found`: drafts are not disclosed.
  */
-export async function resolveRunnable(deps: Pick<AppDeps, 'store'>, name: string, version: number | undefined, caller: Pick<Caller, 'admin'>): Promise<Runnable> {
+export async function resolveRunnable(deps: Pick<AppDeps, 'store'>, name: string, version: number | undefined, caller: AccessCaller): Promise<Runnable> {
   const db = deps.store.db;
-  const [query] = await db.select().from(queries).where(eq(queries.name, name));
-  if (!query || !canReach(caller, query)) throw notRunnable(name);
+  const [found] = await db
+    .select({ query: queries, published: queryVersions })
+    .from(queries)
+    .leftJoin(queryVersions, and(eq(queryVersions.queryId, queries.id), eq(queryVersions.version, queries.publishedVersion)))
+    .where(eq(queries.name, name));
+  if (!found) throw notRunnable(name);
+  const { query, published } = found;
+  const target = publishedTarget(query, published);
+  if (!canReach(caller, target)) throw notRunnable(name);
   const wanted = version ?? query.publishedVersion;
   if (wanted === null) throw notRunnable(name);
-  const [row] = await db
-    .select()
-    .from(queryVersions)
-    .where(and(eq(queryVersions.queryId, query.id), eq(queryVersions.version, wanted)));
+  const row =
+    published && published.version === wanted
+      ? published
+      : (await db.select().from(queryVersions).where(and(eq(queryVersions.queryId, query.id), eq(queryVersions.version, wanted))))[0];
   const status = row ? versionStatus(row.version, query.publishedVersion) : null;
-  if (!row || !status || !mayRun(caller, status)) throw versionNotFound(name, wanted);
-  return { query, version: row, status, rules: rulesOf(deps.store, row) };
+  if (!row || !status || !mayRun(caller, status, target)) throw versionNotFound(name, wanted);
+  return { query, version: row, status, rules: rulesOf(deps.store, row), target };
 }
 
 /** Parsed rules per version row id, per store. Versions never change what they run (only cache_ttl). */

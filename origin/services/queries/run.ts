@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { Claims } from '../../access/jwt.ts';
 import type { Dialect } from '../../drivers/types.ts';
 import { badRequest } from '../../errors.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
@@ -24,6 +25,8 @@ export interface SavedRunRequest {
   options: RowOptions;
   caller: Caller;
   signal: AbortSignal;
+  /** The sign-in token the request presented; `from_claim` parameters take their values from its claims only. */
+  signInToken?: string;
 }
 
 export interface PreparedRun {
@@ -54,7 +57,9 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
     throw badRequest(`Query "${query.name}" has no default connection: give connection_name`);
   }
   const dialect = await dialectOf(deps, connection);
-  const params = parameterValues(version.sql, dialect, rules, request);
+  // Verified only for queries that need it: 401 without a valid token.
+  const claims = Object.values(rules).some((rule) => rule.from_claim !== undefined) ? await deps.signIn.claims(request.signInToken) : null;
+  const params = parameterValues(version.sql, dialect, rules, request, claims);
   const sql = substituteLegacy(version.sql, legacyValues(version.sql, params));
   return {
     input: { sql, params, connection, options: request.options, signal: request.signal },
@@ -88,11 +93,11 @@ const isSingleValue = (value: unknown) => value === null || typeof value !== 'ob
  * `{name}` placeholders not declared take a supplied value when there is one.
  * Supplied names the query does not use are ignored.
  */
-function parameterValues(sql: string, dialect: Dialect, rules: Rules, request: SavedRunRequest): Record<string, unknown> {
+function parameterValues(sql: string, dialect: Dialect, rules: Rules, request: SavedRunRequest, claims: Claims | null): Record<string, unknown> {
   const supplied = request.supplied;
   const given = (name: string) => Object.hasOwn(supplied, name) && supplied[name] !== undefined;
   const declared = Object.fromEntries(Object.keys(rules).filter(given).map((name) => [name, supplied[name]]));
-  const resolved = resolveValues(rules, declared, { source: request.source, claims: null });
+  const resolved = resolveValues(rules, declared, { source: request.source, claims });
   const errors: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   if ('errors' in resolved) Object.assign(errors, resolved.errors);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Env } from '../../env.ts';
 import { badRequest } from '../../errors.ts';
+import type { Caller } from '../../http/context.ts';
 import { FORMATS, STREAMABLE, type Format } from '../../formats/index.ts';
 import type { Paging } from '../../sql/index.ts';
 
@@ -12,6 +13,21 @@ export interface RowOptions {
   stream: boolean;
   /** Effective limit in milliseconds (0: none). */
   timeoutMs: number;
+  /** Rows a stream ends at: the lower of SLUICE_STREAM_MAX_ROWS and the key's max_rows; undefined: unbounded. */
+  streamMaxRows?: number;
+  /** What sets `streamMaxRows`, for the warning when a stream is cut. */
+  streamCap?: 'SLUICE_STREAM_MAX_ROWS' | 'max_rows';
+}
+
+/** The limits a request's options are checked against: the server's, lowered by the caller's key. */
+export interface RowLimits {
+  maxPageSize: number;
+  /** Why `maxPageSize` is what it is, for the 400 (the server's setting, or the key's max_rows). */
+  pageSizeSource?: string;
+  /** Seconds, 0: none. */
+  serverTimeoutSeconds: number;
+  streamMaxRows?: number;
+  streamCap?: 'SLUICE_STREAM_MAX_ROWS' | 'max_rows';
 }
 
 export interface RawRowOptions {
@@ -33,9 +49,36 @@ export const rowOptionFields = {
   stream: scalarOption,
 };
 
-/** `parseRowOptions` under the server's own limits. */
-export const requestRowOptions = (env: Pick<Env, 'SLUICE_MAX_PAGE_SIZE' | 'SLUICE_QUERY_TIMEOUT'>, query: RawRowOptions, body: RawRowOptions) =>
-  parseRowOptions(query, body, { maxPageSize: env.SLUICE_MAX_PAGE_SIZE, serverTimeoutSeconds: env.SLUICE_QUERY_TIMEOUT });
+type LimitEnv = Pick<Env, 'SLUICE_MAX_PAGE_SIZE' | 'SLUICE_QUERY_TIMEOUT' | 'SLUICE_STREAM_MAX_ROWS'>;
+
+/**
+ * The server's limits lowered by a key's own: `max_rows` caps a page's size
+ * (a larger `page_size` is a 400, as past SLUICE_MAX_PAGE_SIZE) and a stream
+ * (cut there, as at SLUICE_STREAM_MAX_ROWS); `query_timeout` lowers
+ * SLUICE_QUERY_TIMEOUT (or sets one when the server has none). A key never
+ * raises a server limit.
+ */
+export function rowLimits(env: LimitEnv, caller?: Pick<Caller, 'key'>): RowLimits {
+  const grants = caller?.key?.grants;
+  const maxRows = grants?.max_rows ?? null;
+  const keyPages = maxRows !== null && maxRows < env.SLUICE_MAX_PAGE_SIZE;
+  const keyStream = maxRows !== null && (env.SLUICE_STREAM_MAX_ROWS === undefined || maxRows < env.SLUICE_STREAM_MAX_ROWS);
+  const keyTimeout = grants?.query_timeout ?? null;
+  const server = env.SLUICE_QUERY_TIMEOUT;
+  return {
+    maxPageSize: keyPages ? maxRows! : env.SLUICE_MAX_PAGE_SIZE,
+    pageSizeSource: keyPages ? "this API key's max_rows" : undefined,
+    serverTimeoutSeconds: keyTimeout === null ? server : server === 0 ? keyTimeout : Math.min(server, keyTimeout),
+    streamMaxRows: keyStream ? maxRows! : env.SLUICE_STREAM_MAX_ROWS,
+    streamCap: keyStream ? 'max_rows' : env.SLUICE_STREAM_MAX_ROWS === undefined ? undefined : 'SLUICE_STREAM_MAX_ROWS',
+  };
+}
+
+/** `parseRowOptions` under the server's limits, lowered by the caller's key when it has one. */
+export const requestRowOptions = (env: LimitEnv, query: RawRowOptions, body: RawRowOptions, caller?: Pick<Caller, 'key'>) =>
+  parseRowOptions(query, body, rowLimits(env, caller));
+
+const DEFAULT_PAGE_SIZE = 10;
 
 const positiveWhole = (name: string, raw: unknown): number | undefined => {
   if (raw === undefined || raw === null || raw === '') return undefined;
@@ -57,7 +100,7 @@ const booleanText = (name: string, raw: unknown): boolean => {
 export function parseRowOptions(
   query: RawRowOptions,
   body: RawRowOptions,
-  limits: { maxPageSize: number; serverTimeoutSeconds: number },
+  limits: RowLimits,
 ): RowOptions {
   const pick = (field: keyof RawRowOptions) => query[field] ?? body[field];
 
@@ -77,14 +120,16 @@ export function parseRowOptions(
     }
   }
   if (pageSize !== undefined && pageSize > limits.maxPageSize) {
-    throw badRequest(`page_size must be at most ${limits.maxPageSize}`);
+    throw badRequest(`page_size must be at most ${limits.maxPageSize}${limits.pageSizeSource ? ` (${limits.pageSizeSource})` : ''}`);
   }
 
   return {
     format,
     stream,
-    paging: stream ? null : { page: page ?? 1, pageSize: pageSize ?? 10 },
+    paging: stream ? null : { page: page ?? 1, pageSize: pageSize ?? Math.min(DEFAULT_PAGE_SIZE, limits.maxPageSize) },
     timeoutMs: effectiveTimeoutMs(pick('timeout'), limits.serverTimeoutSeconds),
+    streamMaxRows: stream ? limits.streamMaxRows : undefined,
+    streamCap: stream ? limits.streamCap : undefined,
   };
 }
 

@@ -1,10 +1,10 @@
 import type { ColumnMeta, Dialect, Driver, LineFormat, RunRequest } from '../../drivers/types.ts';
-import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../http/context.ts';
-import { inspect, plan } from '../../sql/index.ts';
+import { plan } from '../../sql/index.ts';
 import type { Value } from '../../values.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import type { RowOptions } from './options.ts';
+import { type StatementAccess, checkStatement } from './statement.ts';
 import { capRows, readPage } from './window.ts';
 
 export interface RunInput {
@@ -12,6 +12,8 @@ export interface RunInput {
   params: Record<string, unknown>;
   connection: string;
   options: RowOptions;
+  /** What the caller's grants allow the statement (checked again right before it runs). */
+  access: StatementAccess;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
 }
@@ -57,12 +59,13 @@ export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> 
 
 /**
  * Runs a statement for streaming: the batches come straight from the database
- * cursor, capped at SLUICE_STREAM_MAX_ROWS. The cursor is closed and the run
- * counted when the consumer finishes, fails or stops early.
+ * cursor, capped at SLUICE_STREAM_MAX_ROWS or the key's lower max_rows. The
+ * cursor is closed and the run counted when the consumer finishes, fails or
+ * stops early.
  */
 export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamRun> {
   const started = await start(deps, input, deps.env.SLUICE_STREAM_PUSHDOWN);
-  const cap = capRows(started.cursor.batches, deps.env.SLUICE_STREAM_MAX_ROWS);
+  const cap = capRows(started.cursor.batches, input.options.streamMaxRows);
   async function* batches() {
     let ok = false;
     try {
@@ -92,15 +95,7 @@ async function renderedStatement(driver: Driver, request: RunRequest, format: st
 async function start(deps: AppDeps, input: RunInput, pushdown = false) {
   const { name, settings } = await connectionForRun(deps, input.connection);
   const driver = deps.drivers.get(name, settings);
-  const info = inspect(input.sql, driver.dialect);
-  if (info.statementCount === 0) throw badRequest('sql is empty');
-  if (info.statementCount > 1) throw badRequest('Only one statement is allowed per request');
-  if (!info.isRead) {
-    if (input.options.stream) throw new SluiceError('writes_disabled', `Streaming is read-only: ${info.refusal}`);
-    if (!deps.env.SLUICE_ALLOW_WRITES) throw new SluiceError('writes_disabled', `Writes are disabled on this server: ${info.refusal}`);
-    // A refusal that names no write (an executable comment, unreadable text) never runs, writes or not.
-    if (info.writeOps.length === 0) throw new SluiceError('forbidden', `Statement refused: ${info.refusal}`);
-  }
+  const info = checkStatement(deps.env, input.sql, driver.dialect, input.options.stream, input.access);
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
   const t0 = performance.now();
   try {

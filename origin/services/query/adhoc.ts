@@ -1,0 +1,25 @@
+import { type AccessCaller, canUseConnection, canWriteConnection, connectionGranted } from '../../access/reachability.ts';
+import { SluiceError } from '../../errors.ts';
+import type { AppDeps } from '../../http/context.ts';
+import { connectionForRun } from '../connections/lookup.ts';
+import type { RunInput } from './run-sql.ts';
+import { checkStatement, connectionNotGranted, statementAccess } from './statement.ts';
+
+/**
+ * Everything before the engine for `POST /execute_sql`: the caller may use
+ * the connection (a key needs a `connections` grant of it, refused before
+ * the connection is even looked up; `queries` and `collections` grants never
+ * allow ad-hoc SQL), and the statement passes the guard and the caller's
+ * grants (writes, write keywords, tables).
+ */
+export async function prepareAdhocRun(deps: AppDeps, caller: AccessCaller, request: Omit<RunInput, 'access'>): Promise<RunInput> {
+  if (caller.key && !connectionGranted(caller.key.grants, request.connection)) throw connectionNotGranted(request.connection);
+  const { name, row, settings } = await connectionForRun(deps, request.connection);
+  const target = { name, workspace: row.workspace };
+  if (!canUseConnection(caller, target)) {
+    throw new SluiceError('forbidden', `Running SQL on connection "${name}" needs the data.run capability`);
+  }
+  const access = statementAccess(caller, canWriteConnection(deps.env, caller, target));
+  checkStatement(deps.env, request.sql, deps.drivers.get(name, settings).dialect, request.options.stream, access);
+  return { ...request, access };
+}
