@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseRate } from '../shared/access/rate.ts';
+import { secretKeyProblem } from './secrets/keys.ts';
 
 /**
  * Every variable the origin reads, parsed once at startup. A malformed value
@@ -104,12 +105,25 @@ export const envSchema = z.object({
     if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `must be origins like https://app.example.com (no path), or *; not ${bad.join(', ')}` });
     return origins.map((o) => o.replace(/\/$/, ''));
   }),
+  /** AES-256-GCM keys for stored passwords: comma-separated, 32 bytes each in hex or base64; the first encrypts, all decrypt. */
+  SLUICE_SECRET_KEY: optionalText.superRefine((text, ctx) => {
+    const problem = text === undefined ? null : secretKeyProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  /** Set: audit entries are HMAC-SHA-256 with this key instead of SHA-256 (keep it for the life of the chain). */
+  SLUICE_AUDIT_KEY: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  /** Audit entries kept (the newest N); unset keeps every entry. */
+  SLUICE_AUDIT_LOG_LIMIT: optionalText.pipe(z.string().regex(/^[1-9]\d{0,14}$/, 'must be a whole number of at least 1').transform(Number).optional()),
+  /** Audit entries are appended to this file, one JSON object per line. */
+  SLUICE_AUDIT_FILE: optionalText,
+  /** Audit entries are POSTed to this http(s) URL in batches. */
+  SLUICE_AUDIT_WEBHOOK_URL: optionalText.pipe(z.string().regex(/^https?:\/\/[^/\s]/i, 'must be an http:// or https:// URL').optional()),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
 /** Variables whose values are never echoed: in errors, logs or `GET /api/v1/settings`. */
-export const SECRET_VARIABLE = /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL|REDIS_URL/;
+export const SECRET_VARIABLE = /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL|REDIS_URL|WEBHOOK_URL/;
 
 /** Parses the variables or throws an Error whose message names each bad one. */
 export function parseEnv(source: Record<string, string | undefined>): Env {

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
+import { secretKeyring } from '../../secrets/keyring.ts';
+import { sealPassword } from '../../secrets/passwords.ts';
 import { connections } from '../../store/schema/index.ts';
 import { PASSWORD_MASK, type CreateFields, assertTypeRules, assertValidName, withDefaults } from './fields.ts';
 import { type ConnectionRead, auditSnapshot, connectionRead } from './view.ts';
@@ -20,9 +22,10 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /**
  * Saves a new connection: the `create_connection` change. The row and its
- * audit entry (a full snapshot, password `********`) commit together.
+ * audit entry (a full snapshot, password `********`) commit together. A
+ * literal password is stored encrypted when SLUICE_SECRET_KEY is set.
  */
-export async function createConnection(deps: AppDeps, actor: Caller, input: CreateFields): Promise<ConnectionRead> {
+export async function createConnection(deps: AppDeps, actor: Caller, input: CreateFields, workspace = 'default'): Promise<ConnectionRead> {
   assertValidName(input.name);
   if (input.password === PASSWORD_MASK) {
     throw badRequest(`password is the mask ${PASSWORD_MASK}: send the real password, a \${VAR} reference, or null`, {
@@ -40,7 +43,7 @@ export async function createConnection(deps: AppDeps, actor: Caller, input: Crea
       if (taken) throw connectionExists(name);
       const [inserted] = await tx
         .insert(connections)
-        .values({ name, ...fields, createdBy: actor.name })
+        .values({ name, workspace, ...fields, password: sealPassword(secretKeyring(deps.env), fields.password), createdBy: actor.name })
         .returning();
       await recordAudit(tx, { actor: actor.name, action: 'create_connection', target: name, changes: auditSnapshot(name, fields) });
       await announceConnectionChange(tx, name);

@@ -3,6 +3,8 @@ import type { ConnectionSettings } from '../../drivers/types.ts';
 import { SluiceError } from '../../errors.ts';
 import type { AppDeps } from '../../http/context.ts';
 import type { StoreDb } from '../../store/open.ts';
+import { secretKeyring } from '../../secrets/keyring.ts';
+import { openPassword } from '../../secrets/passwords.ts';
 import { type ConnectionRow, connections } from '../../store/schema/index.ts';
 import { connectionCache } from './cache.ts';
 import { driverSettings } from './settings.ts';
@@ -22,9 +24,10 @@ export async function findConnection(db: StoreDb, name: string, { forUpdate = fa
   return row;
 }
 
-/** A saved connection's driver settings, the password expanded now. */
+/** A saved connection's driver settings, the password decrypted and expanded now (500 `secret_undecryptable` when no key opens it). */
 export function settingsOf(deps: Pick<AppDeps, 'env'>, row: ConnectionRow): ConnectionSettings {
-  return driverSettings(row.name, rowFields(row), deps.env);
+  const password = openPassword(secretKeyring(deps.env), row.password, `connection "${row.name}"`);
+  return driverSettings(row.name, { ...rowFields(row), password }, deps.env);
 }
 
 /**

@@ -3,6 +3,8 @@ import { diffFields } from '../../audit/diff.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { badRequest } from '../../errors.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
+import { secretKeyring } from '../../secrets/keyring.ts';
+import { samePassword, sealPassword } from '../../secrets/passwords.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type ConnectionFields, PASSWORD_MASK, type UpdateFields, assertTypeRules } from './fields.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
@@ -15,7 +17,8 @@ import { announceConnectionChange, connectionCache } from './cache.ts';
  * stored password. `If-Match` is checked against the row locked in the same
  * transaction that writes the change and its audit entry (a diff of the
  * changed fields; a password change is the literal `changed`). A request
- * that changes nothing writes nothing.
+ * that changes nothing writes nothing. A new literal password is stored
+ * encrypted when SLUICE_SECRET_KEY is set; a kept one stays as stored.
  */
 export async function updateConnection(
   deps: AppDeps,
@@ -35,13 +38,20 @@ export async function updateConnection(
     const before = rowFields(current);
     const after = merge(before, input);
     assertTypeRules(after);
+    const keyring = secretKeyring(deps.env);
+    const passwordChanged = !samePassword(keyring, before.password, after.password);
     const changes: Record<string, unknown> = diffFields(withoutPassword(before), withoutPassword(after));
-    if (before.password !== after.password) changes.password = 'changed';
+    if (passwordChanged) changes.password = 'changed';
     if (Object.keys(changes).length === 0) return { row: current, changed: false };
 
     const [updated] = await tx
       .update(connections)
-      .set({ ...after, revision: current.revision + 1, updatedAt: new Date() })
+      .set({
+        ...after,
+        password: passwordChanged ? sealPassword(keyring, after.password) : current.password,
+        revision: current.revision + 1,
+        updatedAt: new Date(),
+      })
       .where(eq(connections.id, current.id))
       .returning();
     await recordAudit(tx, { actor: actor.name, action: 'update_connection', target: name, changes });

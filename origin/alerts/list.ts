@@ -1,0 +1,13 @@
+import type { AppDeps } from '../http/context.ts';
+import { keyRotationAlerts } from '../secrets/alert.ts';
+import type { Alert } from './types.ts';
+
+/** Where alerts come from: a new kind joins with one line. */
+const SOURCES: ReadonlyArray<(deps: AppDeps) => Promise<Alert[]>> = [keyRotationAlerts];
+
+/** Every alert firing now, by name then subject. */
+export async function listAlerts(deps: AppDeps): Promise<{ alerts: Alert[] }> {
+  const alerts = (await Promise.all(SOURCES.map((source) => source(deps)))).flat();
+  alerts.sort((a, b) => a.name.localeCompare(b.name) || (a.subject ?? '').localeCompare(b.subject ?? ''));
+  return { alerts };
+}

@@ -1,0 +1,112 @@
+import { type SQL, and, asc, count, desc, eq, ilike, lt, max, min, or, sql } from 'drizzle-orm';
+import { SluiceError, badRequest } from '../errors.ts';
+import type { StoreDb } from '../store/open.ts';
+import { auditLog } from '../store/schema/index.ts';
+import { readAnchor } from './chain.ts';
+import { type AuditEntryView, auditEntryView } from './view.ts';
+
+export interface AuditFilters {
+  action?: string;
+  actor?: string;
+  target?: string;
+  /** Case-insensitive text in the target or anywhere in the changes. */
+  q?: string;
+  limit: number;
+  /** Entries older than this seq (from `next_cursor`). */
+  before?: number;
+}
+
+export interface AuditPage {
+  items: AuditEntryView[];
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  next_cursor: string | null;
+  /** Entries matching the filters, over every page. */
+  total: number;
+  /** Every action name in the log, whatever the filters. */
+  actions: string[];
+  retention: {
+    /** SLUICE_AUDIT_LOG_LIMIT; null keeps every entry. */
+    limit: number | null;
+    entries: number;
+    oldest_seq: number | null;
+    newest_seq: number | null;
+    /** Entries up to this seq were removed by retention (0: none). */
+    anchor_seq: number;
+  };
+}
+
+const FILTERS = ['action', 'actor', 'target', 'q', 'limit', 'cursor'] as const;
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+
+const encodeCursor = (seq: number) => Buffer.from(`audit:${seq}`).toString('base64url');
+
+function decodeCursor(cursor: string): number | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+  const match = /^audit:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match ? Number(match[1]) : null;
+}
+
+/** Reads the filters from query-string arguments: an unknown or repeated one, or a malformed value, is refused (400). */
+export function parseAuditFilters(args: Record<string, string[]>): AuditFilters {
+  const unknown = Object.keys(args).filter((name) => !(FILTERS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new SluiceError('unknown_field', `Unknown filter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; use ${FILTERS.join(', ')}`, { fields: unknown });
+  }
+  const errors: Record<string, string> = {};
+  const one = (name: (typeof FILTERS)[number]): string | undefined => {
+    const values = args[name];
+    if (!values) return undefined;
+    if (values.length > 1) errors[name] = 'was given more than once';
+    return values[0] === '' ? undefined : values[0];
+  };
+  const filters: AuditFilters = { limit: DEFAULT_LIMIT, action: one('action'), actor: one('actor'), target: one('target'), q: one('q') };
+  const limit = one('limit');
+  if (limit !== undefined) {
+    if (/^\d{1,9}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LIMIT) filters.limit = Number(limit);
+    else errors.limit = `must be a whole number from 1 to ${MAX_LIMIT}`;
+  }
+  const cursor = one('cursor');
+  if (cursor !== undefined) {
+    const before = decodeCursor(cursor);
+    if (before !== null) filters.before = before;
+    else errors.cursor = 'is not a cursor this server gave (use next_cursor as it came)';
+  }
+  const fields = Object.keys(errors);
+  if (fields.length > 0) throw badRequest(`Invalid filters: ${fields.map((f) => `${f} ${errors[f]}`).join('; ')}`, { errors });
+  return filters;
+}
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Entries newest first, one page at a time; the cursor is a seq, so entries written while paging never shift a page. */
+export async function listAudit(db: StoreDb, filters: AuditFilters, limit: number | null): Promise<AuditPage> {
+  const conditions: SQL[] = [];
+  if (filters.action !== undefined) conditions.push(eq(auditLog.action, filters.action));
+  if (filters.actor !== undefined) conditions.push(eq(auditLog.actor, filters.actor));
+  if (filters.target !== undefined) conditions.push(eq(auditLog.target, filters.target));
+  if (filters.q !== undefined) {
+    const pattern = likePattern(filters.q);
+    conditions.push(or(ilike(auditLog.target, pattern), ilike(sql`${auditLog.changes}::text`, pattern))!);
+  }
+  const where = and(...conditions);
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(filters.before === undefined ? where : and(where, lt(auditLog.seq, filters.before)))
+    .orderBy(desc(auditLog.seq))
+    .limit(filters.limit + 1);
+  const more = rows.length > filters.limit;
+  const page = more ? rows.slice(0, filters.limit) : rows;
+  const [{ total }] = await db.select({ total: count() }).from(auditLog).where(where);
+  const actions = await db.selectDistinct({ action: auditLog.action }).from(auditLog).orderBy(asc(auditLog.action));
+  const [span] = await db.select({ entries: count(), oldest: min(auditLog.seq), newest: max(auditLog.seq) }).from(auditLog);
+  const anchor = await readAnchor(db);
+  return {
+    items: page.map(auditEntryView),
+    next_cursor: more ? encodeCursor(page[page.length - 1].seq) : null,
+    total,
+    actions: actions.map((a) => a.action),
+    retention: { limit, entries: span.entries, oldest_seq: span.oldest === null ? null : Number(span.oldest), newest_seq: span.newest === null ? null : Number(span.newest), anchor_seq: anchor.seq },
+  };
+}
