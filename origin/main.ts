@@ -12,6 +12,11 @@ import { ensureExamples } from './services/examples/ensure.ts';
 import { ConnectionUsage } from './services/connections/usage.ts';
 import { HistoryRecorder } from './services/history/recorder.ts';
 import { openStore } from './store/open.ts';
+import { AuditDeliverer } from './audit/delivery/deliverer.ts';
+import { configuredOutputs } from './audit/delivery/outputs.ts';
+import { configureAudit } from './audit/options.ts';
+import { warnAboutAuditKey } from './audit/startup.ts';
+import { warnAboutStoredSecrets } from './secrets/startup.ts';
 
 const logger = createLogger({ level: process.env.SLUICE_LOG_LEVEL });
 
@@ -32,6 +37,9 @@ const version: string = JSON.parse(readFileSync(new URL('../package.json', impor
 // The data dir holds the embedded store and local files (the examples dataset) whatever the store is.
 mkdirSync(env.SLUICE_DATA_DIR, { recursive: true });
 const store = await openStore({ databaseUrl: env.SLUICE_DATABASE_URL, dataDir: env.SLUICE_DATA_DIR });
+configureAudit({ key: env.SLUICE_AUDIT_KEY ?? null, limit: env.SLUICE_AUDIT_LOG_LIMIT ?? null });
+await warnAboutAuditKey(store, env.SLUICE_AUDIT_KEY ?? null, logger);
+await warnAboutStoredSecrets({ env, store, logger });
 const drivers = new DriverRegistry({
   poolSize: env.SLUICE_POOL_SIZE,
   poolIdleTimeoutMs: env.SLUICE_POOL_IDLE_TIMEOUT * 1000,
@@ -46,6 +54,8 @@ const callerUsage = new CallerUsage(store, { logger });
 history.on('run', (run) => callerUsage.recordRun(run));
 const deps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, signIn, history, cache, logger, version };
 if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
+const auditDelivery = new AuditDeliverer(store, configuredOutputs(env, version), logger);
+auditDelivery.start();
 
 const server = serve({ fetch: createApp(deps).fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
   logger.info({ host: info.address, port: info.port, store: store.kind }, `Sluice ${version} listening on http://${env.SLUICE_HOST}:${info.port}`);
@@ -61,6 +71,7 @@ async function shutdown(signal: string) {
   // Queued runs are written before the store closes.
   await history.close().catch(() => {});
   await callerUsage.close().catch(() => {});
+  await auditDelivery.stop().catch(() => {});
   await store.close().catch(() => {});
   await cache.close().catch(() => {});
   await rateLimiter.close().catch(() => {});
