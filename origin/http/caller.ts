@@ -1,34 +1,100 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
+import { ipMatches } from '../../shared/access/cidr.ts';
+import { accessDirectory } from '../access/directory.ts';
+import type { AccessSnapshot } from '../access/directory-snapshot.ts';
+import { lastUsed } from '../access/last-used.ts';
+import { periodKey } from '../access/periods.ts';
 import { SluiceError } from '../errors.ts';
-import type { AppEnv } from './context.ts';
+import type { AppEnv, Caller } from './context.ts';
 
 /** Answer without a key: the spec's public endpoints. */
 const PUBLIC_PATHS = new Set(['/health', '/docs', '/openapi.json', '/metrics']);
 const isPublic = (path: string) => PUBLIC_PATHS.has(path) || path === '/console' || path.startsWith('/console/');
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
+const OPEN: Caller = { name: '-', admin: true, via: 'open' };
+const BREAK_GLASS: Caller = { name: 'admin', admin: true, via: 'break-glass' };
+const ANONYMOUS: Caller = { name: '-', admin: false, via: 'anonymous' };
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+/** One answer for every failure, so a caller cannot tell a wrong key from an expired, inactive or misplaced one. */
+export const unauthorized = () => new SluiceError('unauthorized', 'Missing or invalid API key');
 
 /**
- * Identifies the caller. With `SLUICE_API_KEY` unset the server is open and
- * the caller is `-`; with it set, every non-public request must present it in
- * `X-API-Key`. Secrets are compared as SHA-256 digests in constant time, so
- * neither content nor length leaks through timing.
+ * Identifies the caller (docs/reference/authentication.md):
+ * - no server key, no scoped key and no administrator: the server is open;
+ * - `SLUICE_API_KEY` in `X-API-Key`: the break-glass administrator;
+ * - a scoped key in `X-API-Key`: active, unexpired, from an allowed address,
+ *   by its current secret or its previous one within the grace;
+ * - an administrator token (`slc_adm_...`) as `Authorization: Bearer` or in
+ *   `X-API-Key`: the administrator active and the token unexpired.
+ * Anything else is 401 with one body, except on public endpoints, which
+ * answer an anonymous caller. Secrets are looked up by SHA-256 in the access
+ * directory (memory); the server key is compared in constant time.
  */
 export const identifyCaller = createMiddleware<AppEnv>(async (c, next) => {
-  const adminKey = c.get('deps').env.SLUICE_API_KEY;
-  if (!adminKey) {
-    c.set('caller', { name: '-', admin: true, via: 'open' });
+  const deps = c.get('deps');
+  const adminKey = deps.env.SLUICE_API_KEY;
+  const apiKey = c.req.header('x-api-key');
+  if (adminKey && apiKey !== undefined && timingSafeEqual(sha256(apiKey), sha256(adminKey))) {
+    c.set('caller', BREAK_GLASS);
     return next();
   }
-  const presented = c.req.header('x-api-key');
-  if (presented && timingSafeEqual(digest(presented), digest(adminKey))) {
-    c.set('caller', { name: 'admin', admin: true, via: 'break-glass' });
-    return next();
+  // A Bearer token first, then X-API-Key: a client may send both (a metrics token and a key).
+  const hashes = [...new Set([bearer(c.req.header('authorization')), apiKey].filter((s): s is string => s !== undefined && s !== ''))].map((secret) =>
+    createHash('sha256').update(secret).digest('hex'),
+  );
+  const directory = accessDirectory(deps);
+  let caller: Caller | undefined;
+  for (const [i, hash] of (hashes.length > 0 ? hashes : [undefined]).entries()) {
+    const snapshot = await directory.view(hash);
+    if (i === 0 && !directory.authenticationOn(snapshot)) {
+      caller = OPEN;
+      break;
+    }
+    caller = hash === undefined ? undefined : authenticate(snapshot, hash, c.get('clientIp'), deps);
+    if (caller) break;
   }
-  if (isPublic(c.req.path)) {
-    c.set('caller', { name: '-', admin: false, via: 'anonymous' });
-    return next();
-  }
-  throw new SluiceError('unauthorized', 'Missing or invalid API key');
+  if (caller) c.set('caller', caller);
+  else if (isPublic(c.req.path)) c.set('caller', ANONYMOUS);
+  else throw unauthorized();
+  return next();
 });
+
+/** The token of `Authorization: Bearer <token>`; other schemes are not credentials here. */
+function bearer(header: string | undefined): string | undefined {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match ? match[1] : undefined;
+}
+
+function authenticate(snapshot: AccessSnapshot, hash: string, clientIp: string, deps: AppEnv['Variables']['deps']): Caller | undefined {
+  const now = Date.now();
+  const token = snapshot.token(hash);
+  if (token) {
+    const { administrator } = token;
+    if (!administrator.active || (token.expiresAt !== null && token.expiresAt.getTime() < now)) return undefined;
+    lastUsed(deps).token(token.id, administrator.id);
+    return {
+      name: administrator.name,
+      admin: false,
+      via: 'token',
+      administrator: {
+        id: administrator.id,
+        name: administrator.name,
+        role: administrator.role,
+        memberships: administrator.memberships,
+        tokenId: token.id,
+      },
+    };
+  }
+  const match = snapshot.key(hash);
+  if (!match) return undefined;
+  const { key } = match;
+  if (!key.active) return undefined;
+  if (key.expiresAt !== null && periodKey('day', now) > key.expiresAt) return undefined;
+  if (match.previous && (match.previousExpiresAt === null || match.previousExpiresAt.getTime() <= now)) return undefined;
+  if (key.grants.allowed_ips !== null && !ipMatches(clientIp, key.grants.allowed_ips)) return undefined;
+  lastUsed(deps).key(key.id, match.previous);
+  return { name: key.name, admin: false, via: 'key', key: { id: key.id, name: key.name, grants: key.grants } };
+}

@@ -17,7 +17,7 @@ export const queryExists = (name: string) => new SluiceError('query_exists', `A 
  * `/q/<name>` yet). The author defaults to the caller's name. The query, the
  * version and the audit entry (a full snapshot) commit together.
  */
-export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFields): Promise<QueryRead> {
+export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFields, workspace = 'default'): Promise<QueryRead> {
   assertValidName(input.name);
   const definition = await checkDefinition(deps.store.db, input, collectionProblems(input.collection));
   const { name } = input;
@@ -31,7 +31,7 @@ export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFie
       if (taken) throw queryExists(name);
       const [row] = await tx
         .insert(queries)
-        .values({ name, collection, publishedVersion: published ? 1 : null, nextVersion: 2, createdAt: now, updatedAt: now })
+        .values({ name, workspace, collection, publishedVersion: published ? 1 : null, nextVersion: 2, createdAt: now, updatedAt: now })
         .returning();
       const [version] = await tx
         .insert(queryVersions)

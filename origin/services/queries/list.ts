@@ -17,6 +17,8 @@ export interface ListFilters {
   connection?: string;
   /** `published`: one is; `unpublished`: none is; `draft`: at least one draft. */
   status?: string;
+  /** Only the queries of this workspace (a workspace-scoped call). */
+  workspace?: string;
 }
 
 /** The version a summary mirrors: the published one, else the newest. */
@@ -45,6 +47,7 @@ export async function listQueries(deps: AppDeps, filters: ListFilters): Promise<
   if (filters.collection) conditions.push(eq(queries.collection, filters.collection));
   if (filters.connection) conditions.push(eq(serving.connectionName, filters.connection));
   if (filters.status) conditions.push(statusCondition(filters.status));
+  if (filters.workspace !== undefined) conditions.push(eq(queries.workspace, filters.workspace));
 
   const rows = await deps.store.db
     .select({

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
-import { requireAdmin } from '../require-admin.ts';
+import { requireCapability } from '../require-capability.ts';
 import { registerClear } from './clear.ts';
 import { registerDelete } from './delete.ts';
 import { registerGet } from './get.ts';
@@ -8,7 +8,7 @@ import { registerList } from './list.ts';
 
 /** `/api/v1/cache`: the saved-query response cache. Evictions are not audited (spec). */
 export const cacheApi = new Hono<AppEnv>();
-cacheApi.use(requireAdmin);
+cacheApi.use(requireCapability('cache'));
 registerList(cacheApi);
 registerClear(cacheApi);
 registerGet(cacheApi);

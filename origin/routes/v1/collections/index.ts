@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
-import { requireAdmin } from '../require-admin.ts';
+import { requireCapability } from '../require-capability.ts';
 import { registerList } from './list.ts';
 import { registerPostman } from './postman.ts';
 import { registerRename } from './rename.ts';
 
 /** `/api/v1/collections`. */
 export const collectionsApi = new Hono<AppEnv>();
-collectionsApi.use(requireAdmin);
+collectionsApi.use(requireCapability('collections'));
 registerList(collectionsApi);
 registerRename(collectionsApi);
 registerPostman(collectionsApi);

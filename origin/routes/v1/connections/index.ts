@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
-import { requireAdmin } from '../require-admin.ts';
+import { requireCapability } from '../require-capability.ts';
 import { registerCreate } from './create.ts';
 import { registerDatabases } from './databases.ts';
 import { registerDelete } from './delete.ts';
@@ -13,7 +13,7 @@ import { registerUpdate } from './update.ts';
 
 /** `/api/v1/connections`. The fixed paths come before `/:name` (a connection may not be named `deleted`). */
 export const connectionsApi = new Hono<AppEnv>();
-connectionsApi.use(requireAdmin);
+connectionsApi.use(requireCapability('connections'));
 registerList(connectionsApi);
 registerCreate(connectionsApi);
 registerDeleted(connectionsApi);

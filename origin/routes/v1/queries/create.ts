@@ -9,7 +9,7 @@ import { queryPath } from './paths.ts';
 export function registerCreate(api: Hono<AppEnv>): void {
   api.post('/', async (c) => {
     const input = await readBody(c, createFields);
-    const { query, etag } = await createQuery(c.get('deps'), c.get('caller'), input);
+    const { query, etag } = await createQuery(c.get('deps'), c.get('caller'), input, c.get('workspace'));
     c.header('ETag', etag);
     c.header('Location', queryPath(query.name));
     return c.json(query, 201);

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
-import { requireAdmin } from '../require-admin.ts';
+import { requireCapability } from '../require-capability.ts';
 import { registerAddVersion } from './add-version.ts';
 import { registerCreate } from './create.ts';
 import { registerDeleteVersion } from './delete-version.ts';
@@ -18,7 +18,7 @@ import { registerValidate } from './validate.ts';
 
 /** `/api/v1/queries`. The fixed paths (`/validate`) come before `/:name`. */
 export const queriesApi = new Hono<AppEnv>();
-queriesApi.use(requireAdmin);
+queriesApi.use(requireCapability('queries', { 'POST /validate': 'queries.read' }));
 registerList(queriesApi);
 registerCreate(queriesApi);
 registerValidate(queriesApi);

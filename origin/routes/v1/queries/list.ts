@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
 import { listQueries } from '../../../services/queries/list.ts';
+import { listedWorkspace } from '../acting-workspace.ts';
 
 /** GET /api/v1/queries[?search=&collection=&connection=&status=]: summaries by name; 400 for an unknown status. */
 export function registerList(api: Hono<AppEnv>): void {
@@ -10,6 +11,7 @@ export function registerList(api: Hono<AppEnv>): void {
       collection: c.req.query('collection') || undefined,
       connection: c.req.query('connection') || undefined,
       status: c.req.query('status') || undefined,
+      workspace: listedWorkspace(c),
     };
     return c.json({ queries: await listQueries(c.get('deps'), filters) });
   });
