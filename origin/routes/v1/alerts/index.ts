@@ -1,0 +1,9 @@
+import { Hono } from 'hono';
+import { listAlerts } from '../../../alerts/list.ts';
+import type { AppEnv } from '../../../http/context.ts';
+import { requireCapability } from '../require-capability.ts';
+
+/** `/api/v1/alerts`: every alert firing now, `{alerts: [...]}` (`alerts.read`; docs/reference/alerts.md). */
+export const alertsApi = new Hono<AppEnv>();
+alertsApi.use(requireCapability('alerts'));
+alertsApi.get('/', async (c) => c.json(await listAlerts(c.get('deps'))));
