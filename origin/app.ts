@@ -16,12 +16,15 @@ import { openApiRoute } from './routes/openapi.ts';
 import { runQuery } from './routes/run-query.ts';
 import { actingWorkspace, routingPath } from './routes/v1/acting-workspace.ts';
 import { administratorsApi } from './routes/v1/administrators/index.ts';
+import { alertsApi } from './routes/v1/alerts/index.ts';
+import { auditApi } from './routes/v1/audit/index.ts';
 import { cacheApi } from './routes/v1/cache/index.ts';
 import { collectionsApi } from './routes/v1/collections/index.ts';
 import { connectionsApi } from './routes/v1/connections/index.ts';
 import { historyApi } from './routes/v1/history/index.ts';
 import { meApi } from './routes/v1/me.ts';
 import { queriesApi } from './routes/v1/queries/index.ts';
+import { rekeyApi } from './routes/v1/rekey/index.ts';
 import { workspacesApi } from './routes/v1/workspaces/index.ts';
 
 /** Builds the origin's HTTP app from its dependencies; `main.ts` only reads env and listens. */
@@ -52,6 +55,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v1/connections', connectionsApi);
   app.route('/api/v1/history', historyApi);
   app.route('/api/v1/queries', queriesApi);
+  app.route('/api/v1/audit', auditApi);
+  app.route('/api/v1/alerts', alertsApi);
+  app.route('/api/v1/settings/rekey', rekeyApi);
   app.route('/api/v1/administrators', administratorsApi);
   app.route('/api/v1/workspaces', workspacesApi);
   app.route('/api/v1/me', meApi);
