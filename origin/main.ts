@@ -18,7 +18,7 @@ import { configureAudit } from './audit/options.ts';
 import { warnAboutAuditKey } from './audit/startup.ts';
 import { warnAboutStoredSecrets } from './secrets/startup.ts';
 
-const logger = createLogger({ level: process.env.SLUICE_LOG_LEVEL });
+const logger = createLogger(process.env);
 
 let env;
 try {

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { pageSerialized } from '../observability/query-log.ts';
 import type { RunEntry } from '../services/history/recorder.ts';
 import { failureMessage, isRecordedFailure, roundMs } from '../services/history/outcome.ts';
 import { type PageRun, type RunInput, runPage, runStream } from '../services/query/run-sql.ts';
@@ -70,6 +71,7 @@ export async function respondRows(c: Context<AppEnv>, input: RunInput, label: Ru
   const durationMs = roundMs(performance.now() - started);
   try {
     const { response, serializationMs } = await pageResponse(c, run, input.options.format, input.options.paging, label.filename);
+    pageSerialized(input.options.format, serializationMs);
     record({ status: 'success', rows: run.rows.length, durationMs, serializationMs: roundMs(serializationMs), error: null });
     return response;
   } catch (err) {

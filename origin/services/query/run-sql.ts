@@ -2,6 +2,7 @@ import type { ColumnMeta, Dialect, Driver, LineFormat, RunRequest } from '../../
 import type { AppDeps } from '../../http/context.ts';
 import { plan } from '../../sql/index.ts';
 import type { Value } from '../../values.ts';
+import { observeQuery } from '../../observability/query-log.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import type { RowOptions } from './options.ts';
 import { type StatementAccess, checkStatement } from './statement.ts';
@@ -54,6 +55,7 @@ export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> 
   } finally {
     await started.cursor.close();
     deps.usage.record(started.base.connection, { ok, rows, durationMs: performance.now() - started.t0 });
+    started.observed.end({ ok, rows });
   }
 }
 
@@ -74,8 +76,9 @@ export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamR
     } finally {
       await started.cursor.close();
       deps.usage.record(started.base.connection, { ok, rows: cap.rows(), durationMs: performance.now() - started.t0 });
+      started.observed.end({ ok, rows: cap.rows(), capped: cap.capped() });
       if (cap.capped()) {
-        deps.logger.warn({ connection: started.base.connection, rows: cap.rows() }, 'stream stopped at SLUICE_STREAM_MAX_ROWS');
+        deps.logger.warn({ ...started.observed.scope, connection: started.base.connection, rows: cap.rows() }, 'stream stopped at SLUICE_STREAM_MAX_ROWS');
       }
     }
   }
@@ -97,6 +100,7 @@ async function start(deps: AppDeps, input: RunInput, pushdown = false) {
   const driver = deps.drivers.get(name, settings);
   const info = checkStatement(deps.env, input.sql, driver.dialect, input.options.stream, input.access);
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
+  const observed = observeQuery(deps, { connection: name, dialect: driver.dialect, sql: input.sql, paging: input.options.paging, timeoutMs: input.options.timeoutMs });
   const t0 = performance.now();
   try {
     const request: RunRequest = {
@@ -114,10 +118,12 @@ async function start(deps: AppDeps, input: RunInput, pushdown = false) {
       rendered: rendered?.format ?? null,
       cursor,
       t0,
+      observed,
       window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe },
     };
   } catch (err) {
     deps.usage.record(name, { ok: false, rows: 0, durationMs: performance.now() - t0 });
+    observed.end({ ok: false, rows: 0 });
     throw err;
   }
 }

@@ -1,0 +1,139 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The `/metrics` series (spec, Observability), per process and in memory.
+ * Only these: no default Node process series, so the exposition is exactly
+ * the documented set (docs/reference/observability.md). Labels are bounded:
+ * `endpoint` is a route template, `key` a caller name, `connection` a
+ * connection name.
+ */
+const registry = new Registry();
+
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+const SERIALIZATION_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+const requestsTotal = new Counter({
+  name: 'sluice_requests_total',
+  help: 'HTTP requests answered, by method, route template, status and caller.',
+  labelNames: ['method', 'endpoint', 'status', 'key'] as const,
+  registers: [registry],
+});
+
+const requestDuration = new Histogram({
+  name: 'sluice_request_duration_seconds',
+  help: 'Time to answer a request (a streamed body: until its headers), by method and route template.',
+  labelNames: ['method', 'endpoint'] as const,
+  buckets: DURATION_BUCKETS,
+  registers: [registry],
+});
+
+const queriesTotal = new Counter({
+  name: 'sluice_queries_total',
+  help: 'Statements run, by connection, dialect, status (success or error) and caller.',
+  labelNames: ['connection', 'dialect', 'status', 'key'] as const,
+  registers: [registry],
+});
+
+const queryDuration = new Histogram({
+  name: 'sluice_query_duration_seconds',
+  help: 'Time a statement ran (a stream: until its last row was read), by connection and dialect.',
+  labelNames: ['connection', 'dialect'] as const,
+  buckets: DURATION_BUCKETS,
+  registers: [registry],
+});
+
+const rowsReturned = new Counter({
+  name: 'sluice_rows_returned_total',
+  help: 'Rows handed to clients, by connection, dialect and caller.',
+  labelNames: ['connection', 'dialect', 'key'] as const,
+  registers: [registry],
+});
+
+const activeQueries = new Gauge({
+  name: 'sluice_active_queries',
+  help: 'Statements running now (a stream counts until its download ends).',
+  registers: [registry],
+});
+
+const serializationDuration = new Histogram({
+  name: 'sluice_serialization_duration_seconds',
+  help: 'Time to serialise one page of rows, by format (paged responses only).',
+  labelNames: ['format'] as const,
+  buckets: SERIALIZATION_BUCKETS,
+  registers: [registry],
+});
+
+const poolIdle = new Gauge({
+  name: 'sluice_pool_idle_connections',
+  help: 'Database sessions waiting idle in the pools of every connection.',
+  registers: [registry],
+});
+
+const rateLimitRejections = new Counter({
+  name: 'sluice_rate_limit_rejections_total',
+  help: 'Requests refused with 429 by a rate limit (server-wide or per key).',
+  registers: [registry],
+});
+
+const streamExports = new Counter({
+  name: 'sluice_stream_exports_total',
+  help: 'stream=true downloads that finished, by status: success (whole result) or truncated (cut at SLUICE_STREAM_MAX_ROWS).',
+  labelNames: ['status'] as const,
+  registers: [registry],
+});
+// Both outcomes are listed from the start, so a rate over them never starts from a missing series.
+for (const status of ['success', 'truncated']) streamExports.inc({ status }, 0);
+
+export interface RequestSample {
+  method: string;
+  endpoint: string;
+  status: number;
+  key: string;
+  seconds: number;
+}
+
+export function countRequest(sample: RequestSample): void {
+  requestsTotal.inc({ method: sample.method, endpoint: sample.endpoint, status: String(sample.status), key: sample.key });
+  requestDuration.observe({ method: sample.method, endpoint: sample.endpoint }, sample.seconds);
+}
+
+export function queryStarted(): void {
+  activeQueries.inc();
+}
+
+export interface QuerySample {
+  connection: string;
+  dialect: string;
+  status: 'success' | 'error';
+  key: string;
+  seconds: number;
+  rows: number;
+}
+
+export function queryFinished(sample: QuerySample): void {
+  activeQueries.dec();
+  const where = { connection: sample.connection, dialect: sample.dialect };
+  queriesTotal.inc({ ...where, status: sample.status, key: sample.key });
+  queryDuration.observe(where, sample.seconds);
+  // A failed stream may have handed rows over before it broke: they were returned.
+  if (sample.rows > 0) rowsReturned.inc({ ...where, key: sample.key }, sample.rows);
+}
+
+export function observeSerialization(format: string, seconds: number): void {
+  serializationDuration.observe({ format }, seconds);
+}
+
+/** For the rate limiters: one request refused with 429. */
+export function countRateLimitRejection(): void {
+  rateLimitRejections.inc();
+}
+
+export function countStreamExport(status: 'success' | 'truncated'): void {
+  streamExports.inc({ status });
+}
+
+/** The text exposition, with the pool gauge read now. */
+export async function renderMetrics(idleConnections: number): Promise<{ contentType: string; body: string }> {
+  poolIdle.set(idleConnections);
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}

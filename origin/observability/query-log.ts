@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import type { Dialect } from '../drivers/types.ts';
+import type { AppDeps } from '../http/context.ts';
+import { countStreamExport, observeSerialization, queryFinished, queryStarted } from './metrics.ts';
+import { type RequestScope, noteSerialization, requestScope } from './request-context.ts';
+
+export interface QueryStart {
+  connection: string;
+  dialect: Dialect;
+  /** The statement as the client or the saved query gave it (hashed, never logged). */
+  sql: string;
+  /** Null for `stream=true`: the whole result. */
+  paging: { page: number; pageSize: number } | null;
+  timeoutMs: number;
+}
+
+export interface QueryEnd {
+  ok: boolean;
+  rows: number;
+  /** Streams: cut at SLUICE_STREAM_MAX_ROWS. */
+  capped?: boolean;
+}
+
+/** One running statement's log lines and metrics. */
+export interface ObservedQuery {
+  /** The request the statement runs for, for lines written after the handler returned. */
+  scope: RequestScope;
+  /** Call exactly once, when the statement's rows are all read (or it failed). */
+  end(outcome: QueryEnd): void;
+}
+
+/**
+ * Logs the `query` line as a statement starts (`connection`, `dialect`,
+ * `limit`, `offset`, `timeout` in seconds, `sql_hash`: SHA-256 of the SQL,
+ * never the SQL or its values) and, at its end, counts it in the metrics and
+ * warns when it took at least SLUICE_SLOW_QUERY_THRESHOLD seconds. The
+ * request's id and caller are taken now: a stream ends after its request.
+ */
+export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, start: QueryStart): ObservedQuery {
+  const scope = requestScope();
+  const fields = {
+    logger: 'sluice.query',
+    ...scope,
+    connection: start.connection,
+    dialect: start.dialect,
+    limit: start.paging?.pageSize ?? null,
+    offset: start.paging ? (start.paging.page - 1) * start.paging.pageSize : null,
+    timeout: start.timeoutMs / 1000,
+    sql_hash: createHash('sha256').update(start.sql).digest('hex'),
+  };
+  deps.logger.info(fields, 'query');
+  queryStarted();
+  const t0 = performance.now();
+  let ended = false;
+  return {
+    scope,
+    end(outcome) {
+      if (ended) return;
+      ended = true;
+      const ms = performance.now() - t0;
+      queryFinished({
+        connection: start.connection,
+        dialect: start.dialect,
+        status: outcome.ok ? 'success' : 'error',
+        key: scope.key,
+        seconds: ms / 1000,
+        rows: outcome.rows,
+      });
+      if (start.paging === null && outcome.ok) countStreamExport(outcome.capped ? 'truncated' : 'success');
+      const threshold = deps.env.SLUICE_SLOW_QUERY_THRESHOLD;
+      if (threshold > 0 && ms >= threshold * 1000) {
+        deps.logger.warn({ ...fields, duration_ms: Math.round(ms * 100) / 100 }, `slow query: at least ${threshold} s`);
+      }
+    },
+  };
+}
+
+/** A page was serialised: the `serialization_duration_seconds` metric and the access line's `serialization_ms`. */
+export function pageSerialized(format: string, ms: number): void {
+  observeSerialization(format, ms / 1000);
+  noteSerialization(Math.round(ms * 100) / 100);
+}
