@@ -19,6 +19,7 @@ import { runQuery } from './routes/run-query.ts';
 import { actingWorkspace, routingPath } from './routes/v1/acting-workspace.ts';
 import { administratorsApi } from './routes/v1/administrators/index.ts';
 import { alertsApi } from './routes/v1/alerts/index.ts';
+import { apiKeysApi } from './routes/v1/api-keys/index.ts';
 import { auditApi } from './routes/v1/audit/index.ts';
 import { cacheApi } from './routes/v1/cache/index.ts';
 import { collectionsApi } from './routes/v1/collections/index.ts';
@@ -27,6 +28,7 @@ import { historyApi } from './routes/v1/history/index.ts';
 import { meApi } from './routes/v1/me.ts';
 import { queriesApi } from './routes/v1/queries/index.ts';
 import { rekeyApi } from './routes/v1/rekey/index.ts';
+import { rolesApi } from './routes/v1/roles/index.ts';
 import { workspacesApi } from './routes/v1/workspaces/index.ts';
 
 /** Builds the origin's HTTP app from its dependencies; `main.ts` only reads env and listens. */
@@ -65,6 +67,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v1/administrators', administratorsApi);
   app.route('/api/v1/workspaces', workspacesApi);
   app.route('/api/v1/me', meApi);
+  app.route('/api/v1/api-keys', apiKeysApi);
+  app.route('/api/v1/roles', rolesApi);
   app.onError(onError);
   app.notFound(onNotFound);
   return app;

@@ -1,4 +1,7 @@
+import { eq, sql } from 'drizzle-orm';
+import { invalidateAccess } from '../../access/directory.ts';
 import type { StoreDb } from '../../store/open.ts';
+import { apiKeys, roles } from '../../store/schema/index.ts';
 
 /** The API keys and roles whose `collections` grants name one collection, each list sorted. */
 export interface GrantHolders {
@@ -8,10 +11,9 @@ export interface GrantHolders {
 
 /**
  * What the collection verbs need to know about `collections` grants, in one
- * place. API keys and roles arrive with access control, which fills in the
- * store functions below; until then nothing holds a grant, so they name no
- * key or role and change nothing. The verbs take this as a parameter
- * (defaulting to `storeGrants`) so tests can give them grants of their own.
+ * place: the store functions below read and rewrite the grants of API keys
+ * and roles. The verbs take this as a parameter (defaulting to
+ * `storeGrants`) so tests can give them grants of their own.
  */
 export interface CollectionGrants {
   /** Keys and roles whose grants name `name`. */
@@ -32,19 +34,80 @@ export const hasHolders = (holders: GrantHolders): boolean => holders.keys.lengt
 export const holdersCovered = (inner: GrantHolders, outer: GrantHolders): boolean =>
   inner.keys.every((key) => outer.keys.includes(key)) && inner.roles.every((role) => outer.roles.includes(role));
 
-export async function grantsNaming(_tx: StoreDb, _name: string): Promise<GrantHolders> {
-  return noHolders();
+type Holder = 'keys' | 'roles';
+const tables = { keys: apiKeys, roles } as const;
+
+/** Who holds a `collections` grant naming `name`. Lists sort by code point (the default sort), like `byName`. */
+export async function grantsNaming(tx: StoreDb, name: string): Promise<GrantHolders> {
+  const holders = noHolders();
+  for (const kind of ['keys', 'roles'] as const) {
+    const table = tables[kind];
+    const rows = await tx
+      .select({ name: table.name })
+      .from(table)
+      .where(sql`${table.grants} -> 'collections' @> jsonb_build_array(${name}::text)`);
+    holders[kind] = rows.map((row) => row.name).sort();
+  }
+  return holders;
 }
 
-export async function allGrants(_tx: StoreDb): Promise<Map<string, GrantHolders>> {
-  return new Map();
+/** Every holder's `collections` grants, read once. */
+async function grantLists(tx: StoreDb, kind: Holder, forUpdate = false) {
+  const table = tables[kind];
+  const query = tx.select({ id: table.id, name: table.name, grants: table.grants, revision: table.revision }).from(table);
+  const rows = forUpdate ? await query.for('update') : await query;
+  return rows.map((row) => ({ ...row, collections: row.grants.collections ?? [] }));
 }
 
-export async function widenGrants(_tx: StoreDb, _from: string, _to: string): Promise<void> {}
+export async function allGrants(tx: StoreDb): Promise<Map<string, GrantHolders>> {
+  const byCollection = new Map<string, GrantHolders>();
+  for (const kind of ['keys', 'roles'] as const) {
+    for (const row of await grantLists(tx, kind)) {
+      for (const collection of row.collections) {
+        const holders = byCollection.get(collection) ?? noHolders();
+        holders[kind].push(row.name);
+        byCollection.set(collection, holders);
+      }
+    }
+  }
+  for (const holders of byCollection.values()) {
+    holders.keys.sort();
+    holders.roles.sort();
+  }
+  return byCollection;
+}
 
-export async function dropFromGrants(_tx: StoreDb, _name: string): Promise<void> {}
+/**
+ * Rewrites the `collections` grant of every key and role `change` alters
+ * (each one's revision, so its ETag, moves on), and tells the access
+ * directory when any did.
+ */
+async function rewriteGrants(tx: StoreDb, change: (collections: string[]) => string[] | null): Promise<void> {
+  let changed = false;
+  for (const kind of ['keys', 'roles'] as const) {
+    const table = tables[kind];
+    for (const row of await grantLists(tx, kind, true)) {
+      const next = change(row.collections);
+      if (!next) continue;
+      await tx
+        .update(table)
+        .set({ grants: { ...row.grants, collections: next }, revision: row.revision + 1, updatedAt: new Date() })
+        .where(eq(table.id, row.id));
+      changed = true;
+    }
+  }
+  if (changed) await invalidateAccess(tx);
+}
 
-/** The grants held in the store (none until access control exists). */
+export async function widenGrants(tx: StoreDb, from: string, to: string): Promise<void> {
+  await rewriteGrants(tx, (collections) => (collections.includes(from) && !collections.includes(to) ? [...collections, to].sort() : null));
+}
+
+export async function dropFromGrants(tx: StoreDb, name: string): Promise<void> {
+  await rewriteGrants(tx, (collections) => (collections.includes(name) ? collections.filter((c) => c !== name) : null));
+}
+
+/** The `collections` grants of API keys and roles, held in the store (`grants -> 'collections'`). */
 export const storeGrants: CollectionGrants = {
   naming: grantsNaming,
   all: allGrants,

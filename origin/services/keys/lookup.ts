@@ -1,0 +1,44 @@
+import { and, eq } from 'drizzle-orm';
+import { SluiceError } from '../../errors.ts';
+import type { StoreDb } from '../../store/open.ts';
+import { type ApiKeyRow, apiKeys } from '../../store/schema/index.ts';
+
+export const keyNotFound = (name: string) => new SluiceError('key_not_found', `API key "${name}" not found`);
+
+export const keyExists = (name: string) => new SluiceError('key_exists', `An API key named "${name}" already exists`);
+
+/** Quoted, from id and revision: a key recreated under the same name never matches an old ETag. */
+export const keyEtag = (row: Pick<ApiKeyRow, 'id' | 'revision'>): string => `"k${row.id}.${row.revision}"`;
+
+/**
+ * The row of a key, or 404 `key_not_found`. `workspace` (a workspace-scoped
+ * call) hides keys of other workspaces. With `forUpdate` the row stays locked
+ * until the transaction ends.
+ */
+export async function findKey(db: StoreDb, name: string, { workspace, forUpdate = false }: { workspace?: string; forUpdate?: boolean } = {}): Promise<ApiKeyRow> {
+  const where = workspace === undefined ? eq(apiKeys.name, name) : and(eq(apiKeys.name, name), eq(apiKeys.workspace, workspace));
+  const query = db.select().from(apiKeys).where(where);
+  const [row] = forUpdate ? await query.for('update') : await query;
+  if (!row) throw keyNotFound(name);
+  return row;
+}
+
+/**
+ * `If-Match` on a change: absent passes; otherwise one of its ETags (or `*`)
+ * must be `current`, else 412 `precondition_failed`. Checked against the row
+ * locked in the change's own transaction.
+ */
+export function assertIfMatch(ifMatch: string | undefined, current: string, what: string): void {
+  if (ifMatch === undefined || ifMatch.trim() === '') return;
+  const presented = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  if (presented.includes('*') || presented.includes(current)) return;
+  throw new SluiceError('precondition_failed', `${what} has changed since it was read (current ETag ${current})`, { etag: current });
+}
+
+/** True for a Postgres unique violation, however the driver wraps it; `constraint` narrows it to one index. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown; constraint?: unknown; constraint_name?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === '23505') return constraint === undefined || e.constraint === constraint || e.constraint_name === constraint;
+  }
+  return false;
+}

@@ -1,0 +1,88 @@
+import { eq } from 'drizzle-orm';
+import { generateSecret, hashSecret } from '../../../shared/access/secret.ts';
+import { invalidateAccess } from '../../access/directory.ts';
+import { recordAudit } from '../../audit/record.ts';
+import { SluiceError } from '../../errors.ts';
+import type { AppDeps, Caller } from '../../http/context.ts';
+import { apiKeys } from '../../store/schema/index.ts';
+import type { KeyWithSecret } from './create.ts';
+import { DEFAULT_GRACE_MINUTES, type RotateFields } from './fields.ts';
+import { assertIfMatch, findKey, keyEtag } from './lookup.ts';
+import { type KeyRead, keyRead, rotationPending } from './view.ts';
+
+type KeyOptions = { workspace?: string; ifMatch?: string };
+
+/**
+ * Rotates a key's secret: the `rotate_api_key` change. The new secret is
+ * returned once; the old one keeps working, with the same grants, limits,
+ * addresses and expiry, for `grace_minutes` (default 60, at most 10080; 0
+ * ends it at once). 409 `key_rotation_pending` while an earlier previous
+ * secret is still in its grace. `previous_last_used_at` starts empty, so it
+ * tells whether anything still uses the old secret.
+ */
+export async function rotateKey(deps: AppDeps, actor: Caller, name: string, input: RotateFields, { workspace, ifMatch }: KeyOptions = {}): Promise<KeyWithSecret> {
+  const graceMinutes = input.grace_minutes ?? DEFAULT_GRACE_MINUTES;
+  const secret = generateSecret();
+  const secretHash = await hashSecret(secret);
+  const row = await deps.store.db.transaction(async (tx) => {
+    const current = await findKey(tx, name, { workspace, forUpdate: true });
+    assertIfMatch(ifMatch, keyEtag(current), `API key "${name}"`);
+    if (rotationPending(current)) {
+      throw new SluiceError(
+        'key_rotation_pending',
+        `API key "${name}" has a previous secret valid until ${current.previousExpiresAt!.toISOString()}: end it (DELETE .../previous) or wait before rotating again`,
+      );
+    }
+    const previousExpiresAt = graceMinutes > 0 ? new Date(Date.now() + graceMinutes * 60_000) : null;
+    const [updated] = await tx
+      .update(apiKeys)
+      .set({
+        secretHash,
+        previousSecretHash: previousExpiresAt ? current.secretHash : null,
+        previousExpiresAt,
+        previousLastUsedAt: null,
+        revision: current.revision + 1,
+        updatedAt: new Date(),
+      })
+      .where(eq(apiKeys.id, current.id))
+      .returning();
+    await recordAudit(tx, {
+      actor: actor.name,
+      action: 'rotate_api_key',
+      target: name,
+      changes: { grace_minutes: graceMinutes, previous_expires_at: previousExpiresAt?.toISOString() ?? null },
+    });
+    await invalidateAccess(tx);
+    return updated;
+  });
+  const { key, etag } = await keyRead(deps, row);
+  return { key: { ...key, secret }, etag };
+}
+
+/**
+ * Ends a rotation's previous secret now: the `end_previous_secret` change.
+ * 404 `previous_secret_not_found` when no previous secret is in its grace.
+ */
+export async function endPreviousSecret(deps: AppDeps, actor: Caller, name: string, { workspace, ifMatch }: KeyOptions = {}): Promise<KeyRead> {
+  const row = await deps.store.db.transaction(async (tx) => {
+    const current = await findKey(tx, name, { workspace, forUpdate: true });
+    assertIfMatch(ifMatch, keyEtag(current), `API key "${name}"`);
+    if (!rotationPending(current)) {
+      throw new SluiceError('previous_secret_not_found', `API key "${name}" has no previous secret in its grace period`);
+    }
+    const [updated] = await tx
+      .update(apiKeys)
+      .set({ previousSecretHash: null, previousExpiresAt: null, previousLastUsedAt: null, revision: current.revision + 1, updatedAt: new Date() })
+      .where(eq(apiKeys.id, current.id))
+      .returning();
+    await recordAudit(tx, {
+      actor: actor.name,
+      action: 'end_previous_secret',
+      target: name,
+      changes: { previous_expires_at: { from: current.previousExpiresAt!.toISOString(), to: null } },
+    });
+    await invalidateAccess(tx);
+    return updated;
+  });
+  return keyRead(deps, row);
+}
