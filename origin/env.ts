@@ -41,6 +41,17 @@ function isRedisUrl(text: string): boolean {
   }
 }
 
+/** `scheme://host[:port]` as a browser sends it in `Origin` (lower-case, no default port), or null when `text` is not one. */
+function webOrigin(text: string): string | null {
+  try {
+    const url = new URL(text);
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !/[/?#]./.test(text.replace(/^[a-z]+:\/\//i, ''));
+    return (url.protocol === 'http:' || url.protocol === 'https:') && bare ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 export const envSchema = z.object({
   SLUICE_HOST: z.string().min(1).default('127.0.0.1'),
   SLUICE_PORT: wholeNumber(8080, { max: 65535 }),
@@ -101,9 +112,10 @@ export const envSchema = z.object({
   /** Comma-separated origins (`https://app.example.com`) answered with CORS headers, or `*` for any; unset: no CORS. */
   SLUICE_CORS_ORIGINS: optionalText.transform((text, ctx) => {
     const origins = (text ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
-    const bad = origins.filter((o) => o !== '*' && !/^https?:\/\/[^/\s?#]+$/i.test(o));
+    const bad = origins.filter((o) => o !== '*' && webOrigin(o) === null);
     if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `must be origins like https://app.example.com (no path), or *; not ${bad.join(', ')}` });
-    return origins.map((o) => o.replace(/\/$/, ''));
+    // As browsers send `Origin`: lower-case, no default port, no trailing slash.
+    return origins.map((o) => (o === '*' ? o : (webOrigin(o) ?? o)));
   }),
   /** AES-256-GCM keys for stored passwords: comma-separated, 32 bytes each in hex or base64; the first encrypts, all decrypt. */
   SLUICE_SECRET_KEY: optionalText.superRefine((text, ctx) => {

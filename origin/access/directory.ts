@@ -22,7 +22,8 @@ import { listenChannel } from './directory-listener.ts';
  * - PGlite runs one transaction at a time, so a read started after the
  *   invalidation waits for the commit. On PostgreSQL a read can still see the
  *   state before the commit, so the invalidation is repeated once the change
- *   is committed: when the request that made it ends (`accessChangeScope`),
+ *   is committed: when the request that made it ends (`accessChangeScope`,
+ *   which also waits for the notification to come back before answering),
  *   and when this origin hears its own notification.
  * - On a shared store the directory serves memory only while its listener
  *   is connected; while it is down, every request reads what it needs from
@@ -101,7 +102,20 @@ export function accessDirectory(deps: { store: Store; env: Env; logger?: Logger 
     listenChannel(
       deps.env.SLUICE_DATABASE_URL,
       ACCESS_CHANNEL,
-      { onMessage: () => made.invalidate(), onUp: () => made.setLive(true), onDown: () => made.setLive(false) },
+      {
+        onMessage: (payload) => {
+          made.invalidate();
+          heard(payload);
+        },
+        onUp: () => {
+          liveListeners.add(made);
+          made.setLive(true);
+        },
+        onDown: () => {
+          liveListeners.delete(made);
+          made.setLive(false);
+        },
+      },
       deps.logger,
     ).catch((err: Error) => deps.logger?.warn({ err: err.message }, 'access directory listener failed to start'));
   }
@@ -116,21 +130,57 @@ function invalidateEverywhere(): void {
   }
 }
 
-/** Set while a request runs: whether it changed access, so the end of the request invalidates again. */
-const changeScope = new AsyncLocalStorage<{ changed: boolean }>();
+/** Directories whose shared-store listener is connected: a change made here comes back to them. */
+const liveListeners = new Set<AccessDirectory>();
+
+/** Notifications this process sent within a request, until they come back (or the wait gives up). */
+const echoes = new Map<string, { heard: boolean; resolve?: () => void }>();
+const processTag = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
+let sent = 0;
+const ECHO_WAIT_MS = 2000;
+
+function heard(payload: string): void {
+  const echo = echoes.get(payload);
+  if (!echo) return;
+  echo.heard = true;
+  echo.resolve?.();
+}
+
+/** Set while a request runs: the notifications its access changes sent. */
+const changeScope = new AsyncLocalStorage<{ notes: string[] }>();
 
 /**
- * Runs `work` (a request) in a scope that notes access changes; once it ends
- * (its transactions committed or rolled back) the directories are dropped
- * again, before the response leaves.
+ * Runs `work` (a Management API request) in a scope that notes access
+ * changes. Once it ends, its transactions committed, the directories of this
+ * process are dropped again; and when the request succeeded on a shared
+ * store, the answer waits (up to 2 s) until this origin hears its own
+ * notification back. The other origins' listeners are sent it at the same
+ * commit, so by the time the caller can send another request anywhere, they
+ * have it too; an origin whose listener is down reads the store per request.
  */
-export async function accessChangeScope<T>(work: () => Promise<T>): Promise<T> {
-  const scope = { changed: false };
+export async function accessChangeScope(work: () => Promise<void>, succeeded: () => boolean): Promise<void> {
+  const scope = { notes: [] as string[] };
   try {
-    return await changeScope.run(scope, work);
+    await changeScope.run(scope, work);
   } finally {
-    if (scope.changed) invalidateEverywhere();
+    if (scope.notes.length > 0) {
+      invalidateEverywhere();
+      if (succeeded() && liveListeners.size > 0) await Promise.all(scope.notes.map(echoOf));
+      for (const note of scope.notes) echoes.delete(note);
+    }
   }
+}
+
+function echoOf(note: string): Promise<void> {
+  const echo = echoes.get(note);
+  if (!echo || echo.heard) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ECHO_WAIT_MS);
+    echo.resolve = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
 }
 
 /**
@@ -140,8 +190,12 @@ export async function accessChangeScope<T>(work: () => Promise<T>): Promise<T> {
  * is delivered on commit).
  */
 export async function invalidateAccess(tx: Pick<StoreDb, 'execute'>): Promise<void> {
-  await tx.execute(sql`select pg_notify(${ACCESS_CHANNEL}, '')`);
-  invalidateEverywhere();
   const scope = changeScope.getStore();
-  if (scope) scope.changed = true;
+  const note = `${processTag}.${++sent}`;
+  if (scope) {
+    scope.notes.push(note);
+    echoes.set(note, { heard: false });
+  }
+  await tx.execute(sql`select pg_notify(${ACCESS_CHANNEL}, ${note})`);
+  invalidateEverywhere();
 }

@@ -45,7 +45,7 @@ export const actingWorkspace = createMiddleware<AppEnv>(async (c, next) => {
   }
   c.set('workspace', workspace);
   c.set('workspaceScoped', scoped !== null);
-  await accessChangeScope(() => next());
+  await accessChangeScope(next, () => !c.error && c.res.status < 400);
 });
 
 /** The workspace a list is limited to: the acting one on a `/w/<workspace>/` path; none (everything) on plain `/api/v1`. */
