@@ -3,6 +3,7 @@ import type { Env } from '../env.ts';
 import type { AppDeps, Caller, CallerAdministrator } from '../http/context.ts';
 import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../store/schema/index.ts';
 import type { KeyGrants } from '../../shared/access/grants.ts';
+import { formatRate } from '../../shared/access/rate.ts';
 import { type AdminRole, type Capability, roleHas } from './capabilities.ts';
 
 /**
@@ -168,7 +169,7 @@ export interface CallerAccess {
  * `allow_writes` says whether their role runs data anywhere (server-wide, or
  * in one of their workspaces); `can_write` per query is the exact answer.
  */
-export function callerAccess(env: Pick<Env, 'SLUICE_ALLOW_WRITES'> & { SLUICE_RATE_LIMIT?: unknown }, caller: Caller): CallerAccess {
+export function callerAccess(env: Pick<Env, 'SLUICE_ALLOW_WRITES' | 'SLUICE_RATE_LIMIT'>, caller: Caller): CallerAccess {
   const grants = caller.key?.grants;
   const administrator = caller.administrator;
   const runs =
@@ -182,15 +183,8 @@ export function callerAccess(env: Pick<Env, 'SLUICE_ALLOW_WRITES'> & { SLUICE_RA
     allow_writes: env.SLUICE_ALLOW_WRITES && runs,
     allowed_write_ops: grants?.allowed_write_ops ?? null,
     rate_limit: grants?.rate_limit ?? null,
-    server_rate_limit: serverRateLimit(env.SLUICE_RATE_LIMIT),
+    server_rate_limit: env.SLUICE_RATE_LIMIT ? formatRate(env.SLUICE_RATE_LIMIT) : null,
   };
-}
-
-/** `SLUICE_RATE_LIMIT` as text, whether the env module keeps the raw text or a parsed `{limit, period}`. */
-function serverRateLimit(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && 'limit' in value && 'period' in value) return `${value.limit}/${value.period}`;
-  return null;
 }
 
 /** Whether requests to non-public endpoints must present a key (`SLUICE_API_KEY` set; later also any scoped key). */

@@ -2,7 +2,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticationRequired, callerAccess, canReach, canWrite, reachableQueries } from '../../origin/access/reachability.ts';
+import { authenticationRequired, callerAccess, reachableQueries } from '../../origin/access/reachability.ts';
 import type { Env } from '../../origin/env.ts';
 import type { Caller } from '../../origin/http/context.ts';
 import { resolveRunnable } from '../../origin/services/queries/resolve.ts';
@@ -10,42 +10,23 @@ import { type Store, openStore } from '../../origin/store/open.ts';
 import { queries, queryVersions } from '../../origin/store/schema/index.ts';
 import { templateDir } from '../harness/origin.ts';
 import { unique } from '../api/queries-fixtures.ts';
+import { type KeyGrants, emptyGrants } from '../../shared/access/grants.ts';
 
 /**
- * Reachability as it is before access control: administrators (the admin key,
- * anyone on an open server) reach every query; the anonymous caller of a
- * public endpoint reaches none. The run path asks the same function.
+ * Reachability on a store: `/catalog` and `/openapi.json` list exactly what
+ * the run path lets the same caller run. The decisions themselves are tested
+ * in test/unit/access/reachability.test.ts; black-box runs with real keys in
+ * test/grants/.
  */
 
 const ADMIN: Caller = { name: 'admin', admin: true, via: 'break-glass' };
 const OPEN: Caller = { name: '-', admin: true, via: 'open' };
 const ANONYMOUS: Caller = { name: '-', admin: false, via: 'anonymous' };
-/** A key that is not the admin key: none can exist before access control. */
-const OTHER_KEY: Caller = { name: 'k', admin: false, via: 'key' };
+const key = (grants: Partial<KeyGrants>): Caller => ({ name: 'k', admin: false, via: 'key', key: { id: 1, name: 'k', grants: { ...emptyGrants(), ...grants } } });
 const env = (allowWrites: boolean, apiKey?: string) => ({ SLUICE_ALLOW_WRITES: allowWrites, SLUICE_API_KEY: apiKey }) as Env;
-const target = { name: 'q', collection: null };
 
-describe('canReach, canWrite, callerAccess', () => {
-  it('lets administrators reach any query and nobody else', () => {
-    expect(canReach(ADMIN, target)).toBe(true);
-    expect(canReach(OPEN, { name: 'q', collection: 'c' })).toBe(true);
-    expect(canReach(ANONYMOUS, target)).toBe(false);
-  });
-
-  it('leaves any other key to access control, which decides by its grants (until then: every query)', () => {
-    expect(canReach(OTHER_KEY, target)).toBe(true);
-    expect(canReach({ admin: false }, target)).toBe(true);
-    expect(canWrite({ SLUICE_ALLOW_WRITES: true } as Env, OTHER_KEY, target)).toBe(false);
-  });
-
-  it('allows writes only to administrators, and only with SLUICE_ALLOW_WRITES', () => {
-    expect(canWrite(env(true), ADMIN, target)).toBe(true);
-    expect(canWrite(env(true), OPEN, target)).toBe(true);
-    expect(canWrite(env(false), ADMIN, target)).toBe(false);
-    expect(canWrite(env(true), ANONYMOUS, target)).toBe(false);
-  });
-
-  it("describes the caller with the server's write setting and no limits", () => {
+describe('callerAccess and authenticationRequired', () => {
+  it("describes administrators with the server's write setting and no limits", () => {
     expect(callerAccess(env(true), ADMIN)).toEqual({ name: 'admin', admin: true, allow_writes: true, allowed_write_ops: null, rate_limit: null, server_rate_limit: null });
     expect(callerAccess(env(false), OPEN)).toMatchObject({ name: '-', admin: true, allow_writes: false });
     expect(callerAccess(env(true), ANONYMOUS)).toMatchObject({ admin: false, allow_writes: false });
@@ -63,14 +44,21 @@ describe('reachableQueries and the run path', () => {
   const tag = unique('r');
   const PUBLISHED = `reach published ${tag}`;
   const UNPUBLISHED = `reach unpublished ${tag}`;
+  const ON_OTHER = `reach other ${tag}`;
+  const COLLECTION = `reach_${tag}`;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'sluice-reach-'));
     await cp(templateDir(), dataDir, { recursive: true });
     store = await openStore({ dataDir });
-    for (const [name, published] of [[PUBLISHED, 1], [UNPUBLISHED, null]] as const) {
-      const [row] = await store.db.insert(queries).values({ name, publishedVersion: published, nextVersion: 2 }).returning();
-      await store.db.insert(queryVersions).values({ queryId: row.id, version: 1, sql: 'select 1 as one', parameters: {} });
+    const rows = [
+      [PUBLISHED, 1, 'examples', null],
+      [UNPUBLISHED, null, 'examples', null],
+      [ON_OTHER, 1, `other ${tag}`, COLLECTION],
+    ] as const;
+    for (const [name, published, connectionName, collection] of rows) {
+      const [row] = await store.db.insert(queries).values({ name, publishedVersion: published, nextVersion: 2, collection }).returning();
+      await store.db.insert(queryVersions).values({ queryId: row.id, version: 1, sql: 'select 1 as one', parameters: {}, connectionName });
     }
   });
 
@@ -86,6 +74,31 @@ describe('reachableQueries and the run path', () => {
     expect(names).not.toContain(UNPUBLISHED);
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     expect(reached.find((r) => r.query.name === PUBLISHED)!.version.version).toBe(1);
+  });
+
+  it('lists for a key exactly what the run path lets it run, by each kind of grant', async () => {
+    const mine = (names: string[]) => names.filter((n) => n.endsWith(tag)).sort();
+    const cases: Array<[Partial<KeyGrants>, string[]]> = [
+      [{ connections: ['examples'] }, [PUBLISHED]],
+      [{ connections: ['*'] }, [ON_OTHER, PUBLISHED]],
+      [{ queries: [PUBLISHED] }, [PUBLISHED]],
+      [{ queries: [{ name: ON_OTHER, allow_writes: true }] }, [ON_OTHER]],
+      [{ queries: ['*'] }, [ON_OTHER, PUBLISHED]],
+      [{ collections: [COLLECTION] }, [ON_OTHER]],
+      [{ queries: [UNPUBLISHED] }, []],
+      [{}, []],
+    ];
+    for (const [grants, expected] of cases) {
+      const caller = key(grants);
+      const listed = mine((await reachableQueries({ store }, caller)).map((r) => r.query.name));
+      expect(listed, JSON.stringify(grants)).toEqual(expected.sort());
+      const runnable: string[] = [];
+      for (const name of [PUBLISHED, UNPUBLISHED, ON_OTHER]) {
+        const outcome = await resolveRunnable({ store }, name, undefined, caller).then(() => true, () => false);
+        if (outcome) runnable.push(name);
+      }
+      expect(runnable.sort(), JSON.stringify(grants)).toEqual(listed);
+    }
   });
 
   it('lists nothing for the anonymous caller, whose runs answer like unknown queries', async () => {

@@ -10,6 +10,7 @@ import { resolveRunnable } from '../../origin/services/queries/resolve.ts';
 import { type Store, type StoreDb, openStore } from '../../origin/store/open.ts';
 import { queries, queryVersions, runs } from '../../origin/store/schema/index.ts';
 import { sleep } from './fixture.ts';
+import { emptyGrants } from '../../shared/access/grants.ts';
 
 /** Units on an embedded store: the history recorder's batching, trimming and shutdown, and who may run which version. */
 
@@ -165,7 +166,9 @@ describe('HistoryRecorder', () => {
 
 describe('resolveRunnable', () => {
   const admin = { admin: true };
-  const other = { admin: false };
+  /** A scoped key that reaches every query by name: published and previous versions, never drafts. */
+  const other = { admin: false, via: 'key' as const, key: { id: 1, name: 'other', grants: { ...emptyGrants(), queries: ['*'] } } };
+  const stranger = { admin: false, via: 'key' as const, key: { id: 2, name: 'stranger', grants: emptyGrants() } };
   let seqName = 0;
 
   /** A query with versions 1..n, `published` published (or none). */
@@ -214,6 +217,13 @@ describe('resolveRunnable', () => {
     expect(none.message).toMatch(/not found or not published/);
     expect((await failure(resolveRunnable({ store }, name, 1, other))).code).toBe('version_not_found');
     expect((await resolveRunnable({ store }, name, 1, admin)).version.version).toBe(1);
+  });
+
+  it('answers a key that does not reach the query like an unknown query, whatever version it asks', async () => {
+    const name = await makeQuery(3, 2);
+    for (const version of [undefined, 1, 2, 3, 9]) {
+      expect((await failure(resolveRunnable({ store }, name, version, stranger))).code).toBe('query_not_found');
+    }
   });
 
   it('answers query_not_found for an unknown query, asked with a version or not', async () => {

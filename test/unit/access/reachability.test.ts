@@ -13,6 +13,7 @@ import {
 import type { Env } from '../../../origin/env.ts';
 import type { Caller } from '../../../origin/http/context.ts';
 import { type KeyGrants, emptyGrants } from '../../../shared/access/grants.ts';
+import { parseRate } from '../../../shared/access/rate.ts';
 
 /**
  * Reachability decisions on their own (spec, Authentication 5 and 6): which
@@ -155,6 +156,6 @@ describe('callerAccess', () => {
   });
 
   it('reports SLUICE_RATE_LIMIT as N/period', () => {
-    expect(callerAccess({ ...WRITES, SLUICE_RATE_LIMIT: '100/minute' } as Env, ADMIN).server_rate_limit).toBe('100/minute');
+    expect(callerAccess({ ...WRITES, SLUICE_RATE_LIMIT: parseRate('100/minutes')! }, ADMIN).server_rate_limit).toBe('100/minute');
   });
 });
