@@ -151,10 +151,13 @@ async function readKeySet(path: string): Promise<{ get: JWTVerifyGetKey; modifie
   for (const entry of listed) {
     const key = verificationKey(entry);
     if (!key) continue;
+    const unusable = (problem: string) => fail(`has a key that cannot be used${key.kid ? ` (kid ${key.kid})` : ''}: ${problem}`);
+    // Verification would refuse a short RSA key on every token; say so now.
+    if (key.kty === 'RSA' && Buffer.from(key.n!, 'base64url').length < 256) throw unusable('RSA keys need at least 2048 bits');
     try {
       await importJWK(key, key.alg);
     } catch (err) {
-      throw fail(`has a key that cannot be used${key.kid ? ` (kid ${key.kid})` : ''}: ${(err as Error).message}`);
+      throw unusable((err as Error).message);
     }
     keys.push(key);
   }
