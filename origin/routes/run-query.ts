@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { presentedSignInToken } from '../access/jwt.ts';
 import { badRequest } from '../errors.ts';
 import { respondCached } from '../cache/serve.ts';
+import { admitted } from '../http/admission.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { respondRows } from '../http/respond-rows.ts';
@@ -40,8 +41,10 @@ async function run(c: Context<AppEnv>, transport: Transport): Promise<Response> 
     signal: c.req.raw.signal,
     signInToken: presentedSignInToken((header) => c.req.header(header)),
   });
-  return respondCached(c, prepared, () =>
-    respondRows(c, prepared.input, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) }),
+  return admitted(c, transport.options.stream, () =>
+    respondCached(c, prepared, () =>
+      respondRows(c, prepared.input, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) }),
+    ),
   );
 }
 
@@ -59,7 +62,7 @@ function fromQueryString(c: Context<AppEnv>): Transport {
     problems,
     connection: options.connection_name || undefined,
     version: versionOption(options.version),
-    options: requestRowOptions(c.get('deps').env, options, {}),
+    options: requestRowOptions(c.get('deps').env, options, {}, c.get('caller')),
   };
 }
 
@@ -75,7 +78,7 @@ async function fromBody(c: Context<AppEnv>): Promise<Transport> {
     source: 'json',
     connection: single.connection_name || body.connection_name,
     version: versionOption(single.version ?? body.version),
-    options: requestRowOptions(c.get('deps').env, single, body),
+    options: requestRowOptions(c.get('deps').env, single, body, c.get('caller')),
   };
 }
 

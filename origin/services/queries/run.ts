@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Claims } from '../../access/jwt.ts';
+import { canReach, canWrite } from '../../access/reachability.ts';
 import type { Dialect } from '../../drivers/types.ts';
 import { badRequest } from '../../errors.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
@@ -9,6 +10,7 @@ import { type Rules, resolveValues } from '../../../shared/parameters/index.ts';
 import { connectionInactive, connectionNotFound } from '../connections/lookup.ts';
 import type { RowOptions } from '../query/options.ts';
 import type { RunInput } from '../query/run-sql.ts';
+import { checkStatement, connectionNotGranted, statementAccess } from '../query/statement.ts';
 import { resolveRunnable } from './resolve.ts';
 
 export interface SavedRunRequest {
@@ -43,12 +45,14 @@ const LEGACY_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
  * Everything before the engine for `/q/<name>`: the version to run, the
- * connection, the parameter values checked against the rules (every problem
- * at once, 400 before anything reaches the database), and legacy `{name}`
- * placeholders substituted.
+ * connection (one the caller may run the query on), the parameter values
+ * checked against the rules (every problem at once, 400 before anything
+ * reaches the database), legacy `{name}` placeholders substituted, and the
+ * statement through the guard and the caller's grants (writes, write
+ * keywords, tables) before the response cache is asked.
  */
 export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): Promise<PreparedRun> {
-  const { query, version, rules } = await resolveRunnable(deps, request.name, request.version, request.caller);
+  const { query, version, rules, target } = await resolveRunnable(deps, request.name, request.version, request.caller);
   if (version.queryType !== 'sql' || version.sql === null) {
     throw badRequest(`Query "${query.name}" is a document-database query: not runnable on this server`);
   }
@@ -56,13 +60,17 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
   if (!connection) {
     throw badRequest(`Query "${query.name}" has no default connection: give connection_name`);
   }
+  const runTarget = { ...target, connectionName: connection };
+  if (!canReach(request.caller, runTarget)) throw connectionNotGranted(connection);
   const dialect = await dialectOf(deps, connection);
   // Verified only for queries that need it: 401 without a valid token.
   const claims = Object.values(rules).some((rule) => rule.from_claim !== undefined) ? await deps.signIn.claims(request.signInToken) : null;
   const params = parameterValues(version.sql, dialect, rules, request, claims);
   const sql = substituteLegacy(version.sql, legacyValues(version.sql, params));
+  const access = statementAccess(request.caller, canWrite(deps.env, request.caller, runTarget));
+  checkStatement(deps.env, sql, dialect, request.options.stream, access);
   return {
-    input: { sql, params, connection, options: request.options, signal: request.signal },
+    input: { sql, params, connection, options: request.options, access, signal: request.signal },
     query: query.name,
     version: version.version,
     cacheTtl: version.cacheTtl,
