@@ -78,7 +78,7 @@ export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamR
       deps.usage.record(started.base.connection, { ok, rows: cap.rows(), durationMs: performance.now() - started.t0 });
       started.observed.end({ ok, rows: cap.rows(), capped: cap.capped() });
       if (cap.capped()) {
-        deps.logger.warn({ ...started.observed.scope, connection: started.base.connection, rows: cap.rows() }, 'stream stopped at SLUICE_STREAM_MAX_ROWS');
+        deps.logger.warn({ ...started.observed.scope, connection: started.base.connection, rows: cap.rows() }, `stream stopped at ${input.options.streamCap ?? 'SLUICE_STREAM_MAX_ROWS'}`);
       }
     }
   }
