@@ -29,6 +29,7 @@ import { meApi } from './routes/v1/me.ts';
 import { queriesApi } from './routes/v1/queries/index.ts';
 import { rekeyApi } from './routes/v1/rekey/index.ts';
 import { rolesApi } from './routes/v1/roles/index.ts';
+import { usageApi } from './routes/v1/usage/index.ts';
 import { workspacesApi } from './routes/v1/workspaces/index.ts';
 
 /** Builds the origin's HTTP app from its dependencies; `main.ts` only reads env and listens. */
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v1/me', meApi);
   app.route('/api/v1/api-keys', apiKeysApi);
   app.route('/api/v1/roles', rolesApi);
+  app.route('/api/v1/usage', usageApi);
   app.onError(onError);
   app.notFound(onNotFound);
   return app;
