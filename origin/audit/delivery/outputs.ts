@@ -44,17 +44,30 @@ export function displayUrl(url: string): string {
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
-/** POSTs `{"entries": [...]}` as JSON; anything but a 2xx within 10 s is a failure. */
+/**
+ * POSTs `{"entries": [...]}` as JSON; anything but a 2xx within 10 s is a
+ * failure. A user and password in the URL are sent as Basic authorization
+ * (fetch refuses URLs that carry them).
+ */
 export function webhookOutput(url: string, version: string): AuditOutput {
+  const parsed = new URL(url);
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': `sluice/${version}` };
+  if (parsed.username || parsed.password) {
+    const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+    headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    parsed.username = '';
+    parsed.password = '';
+  }
+  const endpoint = parsed.toString();
   return {
     name: 'webhook',
     target: displayUrl(url),
     async send(entries) {
       let response: Response;
       try {
-        response = await fetch(url, {
+        response = await fetch(endpoint, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'user-agent': `sluice/${version}` },
+          headers,
           body: JSON.stringify({ entries }),
           signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
         });
