@@ -1,6 +1,10 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import { completeGrants } from '../../../shared/access/grants-input.ts';
+import { canReach } from '../../access/reachability.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
 import type { StoreDb } from '../../store/open.ts';
+import { apiKeys, queries, queryVersions } from '../../store/schema/index.ts';
 import { assertCollectionName } from './fields.ts';
 import { assertIfMatch, findQuery, readQuery } from './lookup.ts';
 import { reviseQuery } from './revise.ts';
@@ -14,18 +18,35 @@ export interface KeysAffected {
 
 /**
  * Which keys gain or lose the query when it moves `from` one collection `to`
- * another: a key reaches it through a `collections` grant on `to` and not
- * otherwise (gaining), or held it only through `from` (losing). API keys and
- * their grants arrive with access control; until then no key reaches any
- * query by collection, so both lists are empty.
+ * another, as reachability decides it (origin/access/reachability.ts): a
+ * key reaching it in `to` and not in `from` gains it; the reverse loses it.
+ * A key reaching it by name or through its connection (the published
+ * version's default, else the newest version's) is in neither list.
  */
-export async function keysAffectedByMove(
-  _tx: StoreDb,
-  _query: string,
-  _from: string | null,
-  _to: string | null,
-): Promise<KeysAffected> {
-  return { keys_gaining_access: [], keys_losing_access: [] };
+export async function keysAffectedByMove(tx: StoreDb, query: string, from: string | null, to: string | null): Promise<KeysAffected> {
+  const affected: KeysAffected = { keys_gaining_access: [], keys_losing_access: [] };
+  if (from === to) return affected;
+  const [row] = await tx
+    .select({ workspace: queries.workspace, connectionName: queryVersions.connectionName })
+    .from(queries)
+    .leftJoin(queryVersions, eq(queryVersions.queryId, queries.id))
+    .where(eq(queries.name, query))
+    .orderBy(sql`${queryVersions.version} = ${queries.publishedVersion} desc nulls last`, desc(queryVersions.version))
+    .limit(1);
+  if (!row) return affected;
+  const target = { name: query, workspace: row.workspace, connectionName: row.connectionName };
+  const keys = await tx.select({ id: apiKeys.id, name: apiKeys.name, grants: apiKeys.grants }).from(apiKeys);
+  for (const key of keys) {
+    const caller = { admin: false, via: 'key' as const, key: { id: key.id, name: key.name, grants: completeGrants(key.grants) } };
+    const before = canReach(caller, { ...target, collection: from });
+    const after = canReach(caller, { ...target, collection: to });
+    if (after && !before) affected.keys_gaining_access.push(key.name);
+    if (before && !after) affected.keys_losing_access.push(key.name);
+  }
+  // Code-point order, whatever the store's collation.
+  affected.keys_gaining_access.sort();
+  affected.keys_losing_access.sort();
+  return affected;
 }
 
 /**
