@@ -1,0 +1,163 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { periodEnd, periodKey } from '../../../origin/access/periods.ts';
+import { CallerUsage, periodUsage } from '../../../origin/access/usage.ts';
+import { SluiceError } from '../../../origin/errors.ts';
+import { type Store, openStore } from '../../../origin/store/open.ts';
+import { usageCounters } from '../../../origin/store/schema/index.ts';
+import { type KeyGrants, emptyGrants } from '../../../shared/access/grants.ts';
+import { templateDir } from '../../harness/origin.ts';
+import { type FreshDatabase, freshDatabase } from '../../harness/postgres-store.ts';
+
+/**
+ * Per-caller usage on a real store: quotas exact under bursts (also for
+ * origins sharing one Postgres store), max_concurrent per origin, batched
+ * counters, live counts.
+ */
+
+const logger = pino({ level: 'silent' });
+let seq = 0;
+const keyCaller = (grants: Partial<KeyGrants>) => {
+  const name = `usage-${process.pid}-${++seq}`;
+  return { name, key: { id: 1000 + seq, name, grants: { ...emptyGrants(), ...grants } } };
+};
+
+/** Settles every admission, returning how many were let through and the errors of the rest. */
+async function burst(usage: CallerUsage[], caller: ReturnType<typeof keyCaller>, n: number) {
+  const outcomes = await Promise.allSettled(Array.from({ length: n }, (_, i) => usage[i % usage.length].admit(caller)));
+  const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as SluiceError);
+  return { admitted: n - refused.length, refused };
+}
+
+const stored = async (store: Store, caller: string, period: string) =>
+  (await store.db.select().from(usageCounters).where(and(eq(usageCounters.caller, caller), eq(usageCounters.period, period))))[0] ?? null;
+
+describe('CallerUsage on the embedded store', () => {
+  let dir: string;
+  let store: Store;
+  let usage: CallerUsage;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sluice-usage-'));
+    await cp(templateDir(), dir, { recursive: true });
+    store = await openStore({ dataDir: dir });
+    usage = new CallerUsage(store, { logger, flushIntervalMs: 60_000 });
+  });
+
+  afterAll(async () => {
+    await usage?.close();
+    await store?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lets exactly the quota through a burst, then answers 429 with the seconds to the period end', async () => {
+    const caller = keyCaller({ quota: '10/day' });
+    const { admitted, refused } = await burst([usage], caller, 30);
+    expect(admitted).toBe(10);
+    expect(refused).toHaveLength(20);
+    const now = Date.now();
+    for (const err of refused) {
+      expect(err).toBeInstanceOf(SluiceError);
+      expect(err.status).toBe(429);
+      expect(err.message).toBe('Quota exceeded for this API key');
+      const retry = err.extras.retry_after as number;
+      expect(retry).toBeGreaterThan(0);
+      expect(retry).toBeLessThanOrEqual(Math.ceil((periodEnd('day', now) - now) / 1000) + 1);
+    }
+    // The quota row is written at once; refused calls are not counted.
+    expect(await stored(store, caller.name, periodKey('day', now))).toMatchObject({ calls: 10 });
+    expect(await periodUsage(store, caller.name, 'day')).toEqual({ calls: 10, rows: 0 });
+    // The other period's calls wait for the next flush, and are read meanwhile.
+    expect(await stored(store, caller.name, periodKey('month', now))).toBeNull();
+    expect(await periodUsage(store, caller.name, 'month')).toEqual({ calls: 10, rows: 0 });
+    await usage.flush();
+    expect(await stored(store, caller.name, periodKey('month', now))).toMatchObject({ calls: 10 });
+    expect(await periodUsage(store, caller.name, 'month')).toEqual({ calls: 10, rows: 0 });
+  });
+
+  it('counts a monthly quota on the month row', async () => {
+    const caller = keyCaller({ quota: '3/month' });
+    expect((await burst([usage], caller, 5)).admitted).toBe(3);
+    expect(await stored(store, caller.name, periodKey('month', Date.now()))).toMatchObject({ calls: 3 });
+  });
+
+  it('holds a key to max_concurrent admissions until they are released, once each', async () => {
+    const caller = keyCaller({ max_concurrent: 2 });
+    const first = await usage.admit(caller);
+    const second = await usage.admit(caller);
+    await expect(usage.admit(caller)).rejects.toMatchObject({ status: 429, message: 'Too many concurrent requests for this API key' });
+    first.release();
+    first.release();
+    expect(usage.runningFor(caller.key.id)).toBe(1);
+    const third = await usage.admit(caller);
+    await expect(usage.admit(caller)).rejects.toMatchObject({ status: 429 });
+    second.release();
+    third.release();
+    expect(usage.runningFor(caller.key.id)).toBe(0);
+  });
+
+  it('gives a refused quota call its concurrency place back', async () => {
+    const caller = keyCaller({ quota: '1/day', max_concurrent: 1 });
+    (await usage.admit(caller)).release();
+    await expect(usage.admit(caller)).rejects.toMatchObject({ message: 'Quota exceeded for this API key' });
+    expect(usage.runningFor(caller.key.id)).toBe(0);
+  });
+
+  it('counts calls of callers without limits in batches, and rows and errors of finished runs', async () => {
+    const name = `plain-${process.pid}`;
+    for (let i = 0; i < 4; i++) (await usage.admit({ name })).release();
+    usage.recordRun({ time: new Date(), keyName: name, status: 'success', rows: 7 });
+    usage.recordRun({ time: new Date(), keyName: name, status: 'error', rows: 0 });
+    usage.recordRun({ time: new Date(), keyName: null, status: 'success', rows: 100 });
+    expect(usage.live(name)).toEqual({ queries: 2, errors: 1, rows: 7 });
+    expect(usage.live('nobody')).toEqual({ queries: 0, errors: 0, rows: 0 });
+    expect(await stored(store, name, periodKey('day', Date.now()))).toBeNull();
+    expect(await periodUsage(store, name, 'day')).toEqual({ calls: 4, rows: 7 });
+    await usage.flush();
+    expect(await stored(store, name, periodKey('day', Date.now()))).toMatchObject({ calls: 4, rows: 7 });
+    expect(await periodUsage(store, name, 'month', new Date())).toEqual({ calls: 4, rows: 7 });
+  });
+});
+
+describe('CallerUsage on a shared Postgres store', () => {
+  let database: FreshDatabase;
+  const stores: Store[] = [];
+  const usages: CallerUsage[] = [];
+  let base: string;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    base = await mkdtemp(join(tmpdir(), 'sluice-usage-pg-'));
+    for (const name of ['a', 'b']) {
+      const store = await openStore({ databaseUrl: database.url, dataDir: join(base, name) });
+      stores.push(store);
+      usages.push(new CallerUsage(store, { logger, flushIntervalMs: 50 }));
+    }
+  });
+
+  afterAll(async () => {
+    for (const usage of usages) await usage.close();
+    for (const store of stores) await store.close();
+    await database?.drop();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('lets exactly the quota through a burst spread over two origins', async () => {
+    const caller = keyCaller({ quota: '10/day' });
+    const { admitted, refused } = await burst(usages, caller, 40);
+    expect(admitted).toBe(10);
+    expect(refused.every((err) => err.status === 429)).toBe(true);
+    expect(await stored(stores[0], caller.name, periodKey('day', Date.now()))).toMatchObject({ calls: 10 });
+  });
+
+  it('adds the batched counts of both origins', async () => {
+    const name = `shared-${process.pid}`;
+    for (const usage of usages) for (let i = 0; i < 3; i++) (await usage.admit({ name })).release();
+    await Promise.all(usages.map((u) => u.flush()));
+    expect(await stored(stores[1], name, periodKey('month', Date.now()))).toMatchObject({ calls: 6 });
+  });
+});
