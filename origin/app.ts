@@ -27,6 +27,7 @@ import { connectionsApi } from './routes/v1/connections/index.ts';
 import { historyApi } from './routes/v1/history/index.ts';
 import { meApi } from './routes/v1/me.ts';
 import { queriesApi } from './routes/v1/queries/index.ts';
+import { settingsApi } from './routes/v1/settings/index.ts';
 import { rekeyApi } from './routes/v1/rekey/index.ts';
 import { rolesApi } from './routes/v1/roles/index.ts';
 import { usageApi } from './routes/v1/usage/index.ts';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v1/connections', connectionsApi);
   app.route('/api/v1/history', historyApi);
   app.route('/api/v1/queries', queriesApi);
+  app.route('/api/v1/settings', settingsApi);
   app.route('/api/v1/audit', auditApi);
   app.route('/api/v1/alerts', alertsApi);
   app.route('/api/v1/settings/rekey', rekeyApi);
