@@ -1,4 +1,6 @@
 import { renameFields } from '../collections/rename.ts';
+import * as key from '../keys/fields.ts';
+import * as role from '../roles/fields.ts';
 import * as connection from '../connections/fields.ts';
 import { MAX_LIMIT } from '../history/filters.ts';
 import { LIST_STATUSES } from '../queries/list.ts';
@@ -18,6 +20,8 @@ export const MANAGEMENT_TAGS = [
   { name: 'Management: history', description: 'Run history across queries' },
   { name: 'Management: collections', description: 'Collections of saved queries' },
   { name: 'Management: cache', description: 'The saved-query response cache' },
+  { name: 'Management: API keys', description: 'Scoped API keys: grants, limits, rotation' },
+  { name: 'Management: roles', description: 'Roles: templates of key grants' },
 ];
 
 const text = { type: 'string' };
@@ -105,6 +109,24 @@ const cacheRows: Row[] = [
   ['delete', '/entries/{key}', 'evictCacheEntry', 'Evict one entry'],
 ];
 
+const keyRows: Row[] = [
+  ['get', '', 'listApiKeys', 'List API keys (never secrets), with effective limits and usage'],
+  ['post', '', 'createApiKey', 'Create a key from explicit grants or a role; the secret is shown once', { body: jsonBody(key.createKeyFields), responses: created }],
+  ['get', '/{name}', 'getApiKey', 'Read a key, with its ETag'],
+  ['patch', '/{name}', 'updateApiKey', 'Change a key (null resets a field; active: false revokes it)', { body: jsonBody(key.updateKeyFields), parameters: [IF_MATCH] }],
+  ['delete', '/{name}', 'deleteApiKey', 'Revoke and remove a key', { parameters: [IF_MATCH] }],
+  ['post', '/{name}/rotate', 'rotateApiKey', 'New secret (shown once); the old one lasts grace_minutes', { body: jsonBody(key.rotateFields, false), parameters: [IF_MATCH] }],
+  ['delete', '/{name}/previous', 'endPreviousApiKeySecret', "End a rotation's previous secret now", { parameters: [IF_MATCH] }],
+];
+
+const roleRows: Row[] = [
+  ['get', '', 'listRoles', 'List roles with keys_created'],
+  ['post', '', 'createRole', 'Create a role (a template of key grants)', { body: jsonBody(role.createRoleFields), responses: created }],
+  ['get', '/{name}', 'getRole', 'Read a role, with its ETag'],
+  ['patch', '/{name}', 'updateRole', 'Change a role; keys created from it are untouched', { body: jsonBody(role.updateRoleFields), parameters: [IF_MATCH] }],
+  ['delete', '/{name}', 'deleteRole', 'Delete a role; keys created from it are untouched', { parameters: [IF_MATCH] }],
+];
+
 const expand = (base: string, tag: string, rows: Row[]): Endpoint[] =>
   rows.map(([method, path, id, summary, extra]) => ({ method, path: base + path, id, tag, summary, family: 'management', ...extra }));
 
@@ -114,4 +136,6 @@ export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
   ...expand('/api/v1/history', 'Management: history', historyRows),
   ...expand('/api/v1/collections', 'Management: collections', collectionRows),
   ...expand('/api/v1/cache', 'Management: cache', cacheRows),
+  ...expand('/api/v1/api-keys', 'Management: API keys', keyRows),
+  ...expand('/api/v1/roles', 'Management: roles', roleRows),
 ];
