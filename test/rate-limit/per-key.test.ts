@@ -31,6 +31,7 @@ describe('a key with a rate_limit, no server-wide limit', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(61);
     expect(refused.body).toEqual({ error: 'Rate limit exceeded for this API key', retry_after: retryAfter });
+    expect(answers[0]!.body.caller).toMatchObject({ rate_limit: '3/minute', server_rate_limit: null });
   });
 
   it('limits that key only: other keys and the server key carry on', async () => {

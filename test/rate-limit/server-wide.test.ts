@@ -25,6 +25,8 @@ describe('SLUICE_RATE_LIMIT (per client address)', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(61);
     expect(refused.body).toEqual({ error: 'Rate limit exceeded', retry_after: retryAfter });
+    // The catalog names the limit the headers count against.
+    expect(answers[0]!.body.caller.server_rate_limit).toBe('3/minute');
   });
 
   it('answers the management shape on /api/v1 (code rate_limited, request_id)', async () => {
