@@ -1,16 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { ipMatches } from '../../shared/access/cidr.ts';
+import { isPublicPath } from '../../shared/access/public-paths.ts';
+import { UNAUTHORIZED_MESSAGE } from '../../shared/access/answers.ts';
 import { accessDirectory } from '../access/directory.ts';
 import type { AccessSnapshot } from '../access/directory-snapshot.ts';
 import { lastUsed } from '../access/last-used.ts';
 import { periodKey } from '../access/periods.ts';
 import { SluiceError } from '../errors.ts';
 import type { AppEnv, Caller } from './context.ts';
-
-/** Answer without a key: the spec's public endpoints. */
-const PUBLIC_PATHS = new Set(['/health', '/docs', '/openapi.json', '/metrics']);
-const isPublic = (path: string) => PUBLIC_PATHS.has(path) || path === '/console' || path.startsWith('/console/');
 
 const OPEN: Caller = { name: '-', admin: true, via: 'open' };
 const BREAK_GLASS: Caller = { name: 'admin', admin: true, via: 'break-glass' };
@@ -19,7 +17,7 @@ const ANONYMOUS: Caller = { name: '-', admin: false, via: 'anonymous' };
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
 /** One answer for every failure, so a caller cannot tell a wrong key from an expired, inactive or misplaced one. */
-export const unauthorized = () => new SluiceError('unauthorized', 'Missing or invalid API key');
+export const unauthorized = () => new SluiceError('unauthorized', UNAUTHORIZED_MESSAGE);
 
 /**
  * Identifies the caller (docs/reference/authentication.md):
@@ -30,22 +28,29 @@ export const unauthorized = () => new SluiceError('unauthorized', 'Missing or in
  * - an administrator token (`slc_adm_...`) as `Authorization: Bearer` or in
  *   `X-API-Key`: the administrator active and the token unexpired.
  * Anything else is 401 with one body, except on public endpoints, which
- * answer an anonymous caller. Secrets are looked up by SHA-256 in the access
+ * answer an anonymous caller. A request the edge forwarded carries, instead
+ * of `X-API-Key`, the SHA-256 of the key the client sent there (its verified
+ * assertion, origin/edge/assertion.ts): it is identified the same way. Secrets are looked up by SHA-256 in the access
  * directory (memory); the server key is compared in constant time.
  */
 export const identifyCaller = createMiddleware<AppEnv>(async (c, next) => {
   const deps = c.get('deps');
+  // Made on the first request of any kind, so its listener is up before the first key is presented.
+  const directory = accessDirectory(deps);
   const adminKey = deps.env.SLUICE_API_KEY;
   const apiKey = c.req.header('x-api-key');
-  if (adminKey && apiKey !== undefined && timingSafeEqual(sha256(apiKey), sha256(adminKey))) {
+  const edgeCredential = c.get('edge')?.credential ?? undefined;
+  if (
+    adminKey &&
+    ((apiKey !== undefined && timingSafeEqual(sha256(apiKey), sha256(adminKey))) ||
+      (edgeCredential !== undefined && timingSafeEqual(Buffer.from(edgeCredential, 'hex'), sha256(adminKey))))
+  ) {
     c.set('caller', BREAK_GLASS);
     return next();
   }
   // A Bearer token first, then X-API-Key: a client may send both (a metrics token and a key).
-  const hashes = [...new Set([bearer(c.req.header('authorization')), apiKey].filter((s): s is string => s !== undefined && s !== ''))].map((secret) =>
-    createHash('sha256').update(secret).digest('hex'),
-  );
-  const directory = accessDirectory(deps);
+  const presented = [bearer(c.req.header('authorization')), apiKey].filter((s): s is string => s !== undefined && s !== '');
+  const hashes = [...new Set([...presented.map((secret) => createHash('sha256').update(secret).digest('hex')), ...(edgeCredential ? [edgeCredential] : [])])];
   let caller: Caller | undefined;
   for (const [i, hash] of (hashes.length > 0 ? hashes : [undefined]).entries()) {
     const snapshot = await directory.view(hash);
@@ -57,7 +62,7 @@ export const identifyCaller = createMiddleware<AppEnv>(async (c, next) => {
     if (caller) break;
   }
   if (caller) c.set('caller', caller);
-  else if (isPublic(c.req.path)) c.set('caller', ANONYMOUS);
+  else if (isPublicPath(c.req.path)) c.set('caller', ANONYMOUS);
   else throw unauthorized();
   return next();
 });
