@@ -11,6 +11,7 @@ import { requestContext } from './observability/request-context.ts';
 import { catalogRoute } from './routes/catalog.ts';
 import { connectionsPublic } from './routes/connections-public.ts';
 import { docsRoute } from './routes/docs.ts';
+import { eventsRoute } from './routes/events.ts';
 import { executeSql } from './routes/execute-sql.ts';
 import { health } from './routes/health.ts';
 import { metricsRoute } from './routes/metrics.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', catalogRoute);
   app.route('/', openApiRoute);
   app.route('/', docsRoute);
+  app.route('/', eventsRoute);
   app.route('/api/v1/cache', cacheApi);
   app.route('/api/v1/collections', collectionsApi);
   app.route('/api/v1/connections', connectionsApi);
