@@ -64,14 +64,15 @@ const allowedWriteOps = z
   .array(z.string().trim().regex(/^[A-Za-z]{1,30}$/, 'each entry must be one SQL keyword, such as insert'))
   .transform((value) => unique(value.map((op) => op.toLowerCase())));
 
-const IDENTIFIER = /^[\p{L}_][\p{L}\p{N}_$]*$/u;
+/** One name part as a statement writes it, quotes left out: letters, digits, `_`, `$`, `-`. */
+const IDENTIFIER = /^[\p{L}\p{N}_$-]+$/u;
 
 /** `table`, `schema.table` or `schema.*`, compared case-insensitively (stored lower-case). */
 export function tablePatternProblem(pattern: string): string | null {
   const parts = pattern.split('.');
   if (parts.length > 2) return 'has more than two parts: use table, schema.table or schema.*';
   if (parts.length === 2 && parts[1] === WILDCARD) parts.pop();
-  return parts.every((part) => IDENTIFIER.test(part)) ? null : 'must be table, schema.table or schema.* (letters, digits, _ and $)';
+  return parts.every((part) => IDENTIFIER.test(part)) ? null : 'must be table, schema.table or schema.* (letters, digits, _, $ and -)';
 }
 
 const allowedTables = z.array(z.string().trim()).transform((value, ctx) => {

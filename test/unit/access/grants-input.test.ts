@@ -75,11 +75,11 @@ describe('write settings', () => {
 
 describe('allowed_tables', () => {
   it('takes table, schema.table and schema.*, stored lower-case', () => {
-    expect(parse({ allowed_tables: ['Orders', 'sales.Items', 'audit.*', 'orders'] }).allowed_tables).toEqual(['orders', 'sales.items', 'audit.*']);
+    expect(parse({ allowed_tables: ['Orders', 'sales.Items', 'audit.*', 'orders', 'order-lines_2'] }).allowed_tables).toEqual(['orders', 'sales.items', 'audit.*', 'order-lines_2']);
   });
 
   it('refuses other patterns', () => {
-    for (const pattern of ['*', 'a.b.c', '*.t', 'a.', '1abc', 'my table', '']) expect(tablePatternProblem(pattern), pattern).not.toBeNull();
+    for (const pattern of ['*', 'a.b.c', '*.t', 'a.', '.t', 'my table', '"quoted"', 'a*', '']) expect(tablePatternProblem(pattern), pattern).not.toBeNull();
     expect(problems({ allowed_tables: ['a.b.c'] }).allowed_tables).toMatch(/more than two parts/);
   });
 });
