@@ -6,6 +6,7 @@ import { MAX_LIMIT } from '../history/filters.ts';
 import { LIST_STATUSES } from '../queries/list.ts';
 import * as query from '../queries/fields.ts';
 import { validateFields } from '../queries/validate.ts';
+import { rekeyFields } from '../../secrets/rekey.ts';
 import { type Endpoint, IF_MATCH, type Method, jsonBody, queryParam } from './operations.ts';
 import type { ParameterObject } from './parameter-schema.ts';
 
@@ -22,6 +23,9 @@ export const MANAGEMENT_TAGS = [
   { name: 'Management: cache', description: 'The saved-query response cache' },
   { name: 'Management: API keys', description: 'Scoped API keys: grants, limits, rotation' },
   { name: 'Management: roles', description: 'Roles: templates of key grants' },
+  { name: 'Management: audit', description: 'The hash-chained audit log, its verification and delivery' },
+  { name: 'Management: alerts', description: 'Alerts firing now' },
+  { name: 'Management: secrets', description: 'Stored passwords under SLUICE_SECRET_KEY' },
 ];
 
 const text = { type: 'string' };
@@ -127,6 +131,27 @@ const roleRows: Row[] = [
   ['delete', '/{name}', 'deleteRole', 'Delete a role; keys created from it are untouched', { parameters: [IF_MATCH] }],
 ];
 
+const auditRows: Row[] = [
+  [
+    'get',
+    '',
+    'listAudit',
+    'Audit entries, newest first, with total, actions and retention',
+    {
+      parameters: [
+        queryParam('action', text),
+        queryParam('actor', text),
+        queryParam('target', text),
+        queryParam('q', text, 'Text in the target or the changes'),
+        queryParam('limit', { type: 'integer', minimum: 1, maximum: 1000 }),
+        queryParam('cursor', text, 'next_cursor of the previous page'),
+      ],
+    },
+  ],
+  ['get', '/verify', 'verifyAudit', 'Walk the hash chain from its anchor'],
+  ['get', '/delivery', 'getAuditDelivery', 'Delivery progress per output'],
+];
+
 const expand = (base: string, tag: string, rows: Row[]): Endpoint[] =>
   rows.map(([method, path, id, summary, extra]) => ({ method, path: base + path, id, tag, summary, family: 'management', ...extra }));
 
@@ -138,4 +163,9 @@ export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
   ...expand('/api/v1/cache', 'Management: cache', cacheRows),
   ...expand('/api/v1/api-keys', 'Management: API keys', keyRows),
   ...expand('/api/v1/roles', 'Management: roles', roleRows),
+  ...expand('/api/v1/audit', 'Management: audit', auditRows),
+  ...expand('/api/v1/alerts', 'Management: alerts', [['get', '', 'listAlerts', 'Alerts firing now']]),
+  ...expand('/api/v1/settings/rekey', 'Management: secrets', [
+    ['post', '', 'rekeySecrets', 'Report ({check: true}) or re-encrypt every stored password under the first key', { body: jsonBody(rekeyFields, false) }],
+  ]),
 ];
