@@ -36,28 +36,32 @@ export async function rekeySecrets(deps: AppDeps, actor: Caller, input: RekeyFie
         { undecryptable: before.undecryptable, undecryptable_values: before.undecryptable_values },
       );
     }
-    const pending = secrets.filter((s) => s.kind === 'plaintext' || s.keyId !== primary.id);
-    const after: StoredSecret[] = secrets.map((s) => ({ ...s }));
-    for (const [i, secret] of secrets.entries()) {
-      if (!pending.includes(secret)) continue;
+    let rekeyed = 0;
+    const after: StoredSecret[] = [];
+    for (const secret of secrets) {
+      if (secret.kind === 'encrypted' && secret.keyId === primary.id) {
+        after.push(secret);
+        continue;
+      }
       const value = keyring.encrypt(secret.plaintext!);
       const { column } = secret;
       await tx.execute(sql`update ${column.table} set ${sql.identifier(column.value.name)} = ${value} where ${column.id} = ${secret.id}`);
-      after[i] = { ...secret, kind: 'encrypted', value, keyId: primary.id };
+      after.push({ ...secret, kind: 'encrypted', value, keyId: primary.id });
+      rekeyed++;
     }
-    if (pending.length > 0) {
+    if (rekeyed > 0) {
       await recordAudit(tx, {
         actor: actor.name,
         action: 'rekey',
         target: 'secrets',
         changes: {
           values: secrets.length,
-          rekeyed: pending.length,
+          rekeyed,
           from_plaintext: before.plaintext,
           from_old_keys: before.under_old_keys,
         },
       });
     }
-    return { ...secretsReport(keyring, after), rekeyed: pending.length };
+    return { ...secretsReport(keyring, after), rekeyed };
   });
 }
