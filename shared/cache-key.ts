@@ -24,8 +24,12 @@ export interface CacheKeyParts {
 const KEY_RECIPE = 1;
 
 export async function cacheKey(parts: CacheKeyParts): Promise<string> {
-  const text = canonicalJson([KEY_RECIPE, parts.query, parts.version, parts.connection, parts.params, parts.format, parts.page, parts.pageSize]);
-  return sha256Hex(new TextEncoder().encode(text));
+  return sha256Hex(new TextEncoder().encode(cacheKeyText(parts)));
+}
+
+/** The text whose SHA-256 is the key (the origin hashes it synchronously with node:crypto, off Web Crypto's promise). */
+export function cacheKeyText(parts: CacheKeyParts): string {
+  return canonicalJson([KEY_RECIPE, parts.query, parts.version, parts.connection, parts.params, parts.format, parts.page, parts.pageSize]);
 }
 
 /**

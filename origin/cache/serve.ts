@@ -1,10 +1,8 @@
 import type { Context } from 'hono';
-import type { Dialect } from '../drivers/types.ts';
 import type { AppEnv } from '../http/context.ts';
 import type { RunInput } from '../services/query/run-sql.ts';
-import { inspect } from '../sql/index.ts';
-import { cacheKey } from '../../shared/cache-key.ts';
-import { bodyEtag, noneMatch } from '../../shared/etag.ts';
+import { noneMatch } from '../../shared/etag.ts';
+import { responseCacheKey, responseEtag } from './key.ts';
 import { type CacheEntry, type CacheMeta, type CachedResponse, secondsLeft } from './response-cache.ts';
 
 /** A saved-query run, resolved and checked, about to reach the database. */
@@ -13,7 +11,8 @@ export interface CacheableRun {
   version: number;
   /** The version's `cache_ttl` as read for this request; 0 or null: no caching. */
   cacheTtl: number | null;
-  dialect: Dialect;
+  /** The statement is one plain read: writes are never cached. */
+  isRead: boolean;
   input: RunInput;
 }
 
@@ -35,7 +34,7 @@ const REPLAYED = ['x-page', 'x-page-size', 'x-has-more', 'content-disposition'];
 export async function respondCached(c: Context<AppEnv>, target: CacheableRun, run: () => Promise<Response>): Promise<Response> {
   const ttl = target.cacheTtl ?? 0;
   const paging = target.input.options.paging;
-  if (ttl <= 0 || paging === null || !inspect(target.input.sql, target.dialect).isRead) return run();
+  if (ttl <= 0 || paging === null || !target.isRead) return run();
 
   const { cache, logger } = c.get('deps');
   const meta: CacheMeta = {
@@ -46,7 +45,7 @@ export async function respondCached(c: Context<AppEnv>, target: CacheableRun, ru
     page: paging.page,
     page_size: paging.pageSize,
   };
-  const key = await cacheKey({ ...meta, params: target.input.params, pageSize: paging.pageSize });
+  const key = responseCacheKey({ ...meta, params: target.input.params, pageSize: paging.pageSize });
   const failed = (operation: string) => (err: unknown) => {
     logger.warn({ request_id: c.get('requestId'), err: { message: (err as Error).message } }, `response cache ${operation} failed`);
     return null;
@@ -70,7 +69,7 @@ export async function respondCached(c: Context<AppEnv>, target: CacheableRun, ru
   const stored: CachedResponse = {
     body,
     contentType: response.headers.get('content-type') ?? 'application/octet-stream',
-    etag: await bodyEtag(body),
+    etag: responseEtag(body),
     headers,
     meta,
   };

@@ -5,6 +5,7 @@ import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
 import { queries } from '../../store/schema/index.ts';
 import { collectionNameProblem } from '../queries/fields.ts';
+import { afterQueryChange } from '../queries/definition-cache.ts';
 import { keysAffectedByMove } from '../queries/move.ts';
 import { reviseQuery } from '../queries/revise.ts';
 import { type CollectionGrants, holdersCovered, storeGrants } from './grants.ts';
@@ -62,7 +63,7 @@ export async function renameCollection(
   const problem = collectionNameProblem(to);
   if (problem) throw badRequest(`New collection name ${JSON.stringify(to)} ${problem}`, { errors: { name: problem } });
 
-  return deps.store.db.transaction(async (tx) => {
+  return afterQueryChange(deps.store, (result: RenameResult) => result.queries, deps.store.db.transaction(async (tx) => {
     // Locked: a concurrent move out of the old name waits for the rename.
     const filed = await tx.select().from(queries).where(eq(queries.collection, from)).orderBy(asc(queries.name)).for('update');
     const holders = await grants.naming(tx, from);
@@ -100,5 +101,5 @@ export async function renameCollection(
     };
     await recordAudit(tx, { actor: actor.name, action: 'rename_collection', target: from, changes: { ...result } });
     return result;
-  });
+  }));
 }

@@ -6,6 +6,7 @@ import type { VersionFields } from './fields.ts';
 import { assertIfMatch, findQuery, readQuery } from './lookup.ts';
 import { reviseQuery } from './revise.ts';
 import { type QueryRead, versionSnapshot } from './view.ts';
+import { afterQueryChange } from './definition-cache.ts';
 
 /**
  * Adds a version: a `save_query` change. It takes the query's next number
@@ -24,7 +25,7 @@ export async function addVersion(
   await findQuery(deps.store.db, name);
   const definition = await checkDefinition(deps.store.db, input);
   const published = input.publish ?? false;
-  return deps.store.db.transaction(async (tx) => {
+  return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
     const current = await findQuery(tx, name, { forUpdate: true });
     assertIfMatch(ifMatch, current);
     const number = current.nextVersion;
@@ -43,5 +44,5 @@ export async function addVersion(
       changes: { ...versionSnapshot(name, version), published },
     });
     return { ...(await readQuery(tx, row)), version: number };
-  });
+  }));
 }

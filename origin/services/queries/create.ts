@@ -6,6 +6,7 @@ import { queries, queryVersions } from '../../store/schema/index.ts';
 import { isUniqueViolation } from '../connections/create.ts';
 import { checkDefinition } from './definition.ts';
 import { type CreateFields, assertValidName, collectionProblems } from './fields.ts';
+import { afterQueryChange, announceQueryChange } from './definition-cache.ts';
 import { readQuery } from './lookup.ts';
 import { type QueryRead, versionSnapshot } from './view.ts';
 
@@ -26,7 +27,7 @@ export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFie
   const now = new Date();
 
   try {
-    return await deps.store.db.transaction(async (tx) => {
+    return await afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: queries.id }).from(queries).where(eq(queries.name, name));
       if (taken) throw queryExists(name);
       const [row] = await tx
@@ -37,6 +38,7 @@ export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFie
         .insert(queryVersions)
         .values({ queryId: row.id, version: 1, ...definition, author: input.author ?? actor.name, createdAt: now })
         .returning();
+      await announceQueryChange(tx, name);
       await recordAudit(tx, {
         actor: actor.name,
         action: 'save_query',
@@ -44,7 +46,7 @@ export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFie
         changes: { ...versionSnapshot(name, version), collection, published },
       });
       return readQuery(tx, row);
-    });
+    }));
   } catch (err) {
     // Two creates racing past the check: the unique index decides.
     if (isUniqueViolation(err)) throw queryExists(name);

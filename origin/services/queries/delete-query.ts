@@ -4,6 +4,7 @@ import type { AppDeps, Caller } from '../../http/context.ts';
 import { queries } from '../../store/schema/index.ts';
 import { assertIfMatch, findQuery, versionsOf } from './lookup.ts';
 import { versionSnapshot } from './view.ts';
+import { afterQueryChange, announceQueryChange } from './definition-cache.ts';
 
 /** The answer to DELETE of a query: what was removed. */
 export interface DeletedQuery {
@@ -18,11 +19,12 @@ export interface DeletedQuery {
  * snapshot (each version's definition). Run history stays.
  */
 export async function deleteQuery(deps: AppDeps, actor: Caller, name: string, ifMatch?: string): Promise<DeletedQuery> {
-  return deps.store.db.transaction(async (tx) => {
+  return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
     const current = await findQuery(tx, name, { forUpdate: true });
     assertIfMatch(ifMatch, current);
     const versions = (await versionsOf(tx, current.id)).reverse();
     await tx.delete(queries).where(eq(queries.id, current.id));
+    await announceQueryChange(tx, name);
     await recordAudit(tx, {
       actor: actor.name,
       action: 'delete_query',
@@ -37,5 +39,5 @@ export async function deleteQuery(deps: AppDeps, actor: Caller, name: string, if
       },
     });
     return { name, collection: current.collection, versions: versions.map((v) => v.version) };
-  });
+  }));
 }

@@ -6,6 +6,7 @@ import { assertIfMatch, findQuery, findVersion, readQuery, versionsOf } from './
 import { reviseQuery } from './revise.ts';
 import { fallbackAfterDelete } from './status.ts';
 import { type QueryRead, type QueryView, versionSnapshot } from './view.ts';
+import { afterQueryChange, announceQueryChange } from './definition-cache.ts';
 
 /** The answer to DELETE of a version: the query as it now is, or null when that was its last version. */
 export interface DeletedVersion {
@@ -31,7 +32,7 @@ export async function deleteVersion(
   version: number,
   ifMatch?: string,
 ): Promise<DeletedVersion> {
-  return deps.store.db.transaction(async (tx) => {
+  return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
     const current = await findQuery(tx, name, { forUpdate: true });
     assertIfMatch(ifMatch, current);
     const deleted = await findVersion(tx, current, version);
@@ -40,6 +41,7 @@ export async function deleteVersion(
 
     if (remaining.length === 0) {
       await tx.delete(queries).where(eq(queries.id, current.id));
+      await announceQueryChange(tx, name);
       await recordAudit(tx, {
         actor: actor.name,
         action: 'delete_query_version',
@@ -61,5 +63,5 @@ export async function deleteVersion(
     });
     const read: QueryRead = await readQuery(tx, row);
     return { name, version, query_removed: false, query: read.query, etag: read.etag };
-  });
+  }));
 }

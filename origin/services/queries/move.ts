@@ -9,6 +9,7 @@ import { assertCollectionName } from './fields.ts';
 import { assertIfMatch, findQuery, readQuery } from './lookup.ts';
 import { reviseQuery } from './revise.ts';
 import type { QueryRead } from './view.ts';
+import { afterQueryChange } from './definition-cache.ts';
 
 /** Keys whose reach over a query changes when it moves between collections. */
 export interface KeysAffected {
@@ -62,7 +63,7 @@ export async function moveQuery(
   ifMatch?: string,
 ): Promise<QueryRead> {
   assertCollectionName(collection);
-  return deps.store.db.transaction(async (tx) => {
+  return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
     const current = await findQuery(tx, name, { forUpdate: true });
     assertIfMatch(ifMatch, current);
     if (current.collection === collection) return readQuery(tx, current);
@@ -75,5 +76,5 @@ export async function moveQuery(
       changes: { collection: { from: current.collection, to: collection }, ...keys },
     });
     return readQuery(tx, row);
-  });
+  }));
 }

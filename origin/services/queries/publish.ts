@@ -3,6 +3,7 @@ import type { AppDeps, Caller } from '../../http/context.ts';
 import { assertIfMatch, findQuery, findVersion, readQuery } from './lookup.ts';
 import { reviseQuery } from './revise.ts';
 import type { QueryRead } from './view.ts';
+import { afterQueryChange } from './definition-cache.ts';
 
 /**
  * Publishes version `n` (a draft, or a previous version: a rollback): the
@@ -17,7 +18,7 @@ export async function publishVersion(
   version: number,
   ifMatch?: string,
 ): Promise<QueryRead> {
-  return deps.store.db.transaction(async (tx) => {
+  return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
     const current = await findQuery(tx, name, { forUpdate: true });
     assertIfMatch(ifMatch, current);
     await findVersion(tx, current, version);
@@ -30,5 +31,5 @@ export async function publishVersion(
       changes: { version: { from: current.publishedVersion, to: version } },
     });
     return readQuery(tx, row);
-  });
+  }));
 }

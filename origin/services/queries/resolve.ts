@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
 import { type AccessCaller, type AccessTarget, canReach, canRunDraft, publishedTarget } from '../../access/reachability.ts';
 import { SluiceError } from '../../errors.ts';
 import type { AppDeps } from '../../http/context.ts';
 import type { Store } from '../../store/open.ts';
-import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../../store/schema/index.ts';
+import type { QueryRow, QueryVersionRow } from '../../store/schema/index.ts';
 import { type Rules, parseDefinitions } from '../../../shared/parameters/index.ts';
+import { cachedDefinition, cachedVersion } from './definition-cache.ts';
 import { versionNotFound } from './lookup.ts';
 import { type VersionStatus, versionStatus } from './status.ts';
 
@@ -38,22 +38,14 @@ export const mayRun = (caller: AccessCaller, status: VersionStatus, target: Acce
  * `version_not_found`: drafts are not disclosed.
  */
 export async function resolveRunnable(deps: Pick<AppDeps, 'store'>, name: string, version: number | undefined, caller: AccessCaller): Promise<Runnable> {
-  const db = deps.store.db;
-  const [found] = await db
-    .select({ query: queries, published: queryVersions })
-    .from(queries)
-    .leftJoin(queryVersions, and(eq(queryVersions.queryId, queries.id), eq(queryVersions.version, queries.publishedVersion)))
-    .where(eq(queries.name, name));
+  const found = await cachedDefinition(deps.store, name);
   if (!found) throw notRunnable(name);
   const { query, published } = found;
   const target = publishedTarget(query, published);
   if (!canReach(caller, target)) throw notRunnable(name);
   const wanted = version ?? query.publishedVersion;
   if (wanted === null) throw notRunnable(name);
-  const row =
-    published && published.version === wanted
-      ? published
-      : (await db.select().from(queryVersions).where(and(eq(queryVersions.queryId, query.id), eq(queryVersions.version, wanted))))[0];
+  const row = published && published.version === wanted ? published : await cachedVersion(deps.store, query, wanted);
   const status = row ? versionStatus(row.version, query.publishedVersion) : null;
   if (!row || !status || !mayRun(caller, status, target)) throw versionNotFound(name, wanted);
   return { query, version: row, status, rules: rulesOf(deps.store, row), target };

@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { Claims } from '../../access/jwt.ts';
 import { canReach, canWrite } from '../../access/reachability.ts';
 import type { Dialect } from '../../drivers/types.ts';
-import { badRequest } from '../../errors.ts';
+import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
 import { inspect, substituteLegacy } from '../../sql/index.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type Rules, resolveValues } from '../../../shared/parameters/index.ts';
-import { connectionInactive, connectionNotFound } from '../connections/lookup.ts';
+import { connectionForRun, connectionInactive, connectionNotFound } from '../connections/lookup.ts';
 import type { RowOptions } from '../query/options.ts';
 import type { RunInput } from '../query/run-sql.ts';
 import { checkStatement, connectionNotGranted, statementAccess } from '../query/statement.ts';
@@ -37,8 +37,8 @@ export interface PreparedRun {
   version: number;
   /** The version's `cache_ttl` as read for this request (0 or null: not cached). */
   cacheTtl: number | null;
-  /** The connection's SQL dialect (the response cache checks the statement is a read). */
-  dialect: Dialect;
+  /** The statement is one plain read (only reads are cached). */
+  isRead: boolean;
 }
 
 const LEGACY_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -68,22 +68,31 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
   const params = parameterValues(version.sql, dialect, rules, request, claims);
   const sql = substituteLegacy(version.sql, legacyValues(version.sql, params));
   const access = statementAccess(request.caller, canWrite(deps.env, request.caller, runTarget));
-  checkStatement(deps.env, sql, dialect, request.options.stream, access);
+  const { isRead } = checkStatement(deps.env, sql, dialect, request.options.stream, access);
   return {
     input: { sql, params, connection, options: request.options, access, signal: request.signal },
     query: query.name,
     version: version.version,
     cacheTtl: version.cacheTtl,
-    dialect,
+    isRead,
   };
 }
 
 /**
  * The SQL dialect of a connection, which decides what counts as a `:marker`.
  * Checked before the response cache, so an inactive or deleted connection
- * never has its cached answers served.
+ * never has its cached answers served. Read through the connection cache
+ * (kept fresh by its verbs and NOTIFY, as the run itself reads it); a
+ * connection whose settings fail (an unset `${VAR}`, a password no key
+ * opens) is not cached there and is read from the store, its run reporting
+ * the failure.
  */
 async function dialectOf(deps: AppDeps, name: string): Promise<Dialect> {
+  try {
+    return (await connectionForRun(deps, name)).row.db as Dialect;
+  } catch (err) {
+    if (err instanceof SluiceError && (err.code === 'connection_not_found' || err.code === 'connection_inactive')) throw err;
+  }
   const [row] = await deps.store.db
     .select({ db: connections.db, active: connections.active })
     .from(connections)
@@ -94,6 +103,21 @@ async function dialectOf(deps: AppDeps, name: string): Promise<Dialect> {
 }
 
 const isSingleValue = (value: unknown) => value === null || typeof value !== 'object';
+
+/** `:marker` names per dialect and SQL text; saved SQL never changes, so each text is tokenized once (bounded). */
+const markerMemo = new Map<string, readonly string[]>();
+const MARKER_MEMO_SIZE = 1_000;
+
+function markersOf(sql: string, dialect: Dialect): readonly string[] {
+  const key = `${dialect}\u0000${sql}`;
+  let markers = markerMemo.get(key);
+  if (!markers) {
+    if (markerMemo.size >= MARKER_MEMO_SIZE) markerMemo.clear();
+    markers = inspect(sql, dialect).markers;
+    markerMemo.set(key, markers);
+  }
+  return markers;
+}
 
 /**
  * Declared parameters through their rules; `:markers` the SQL uses without
@@ -113,7 +137,7 @@ function parameterValues(sql: string, dialect: Dialect, rules: Rules, request: S
   // A repeated argument is reported as such, not as the missing value it leaves behind.
   Object.assign(errors, request.problems);
 
-  for (const name of inspect(sql, dialect).markers) {
+  for (const name of markersOf(sql, dialect)) {
     if (Object.hasOwn(rules, name) || Object.hasOwn(errors, name)) continue;
     if (!given(name)) errors[name] = 'is required';
     else if (!isSingleValue(supplied[name])) errors[name] = 'must be a single value';

@@ -5,6 +5,7 @@ import { queryVersions } from '../../store/schema/index.ts';
 import { assertIfMatch, findQuery, findVersion, runStats } from './lookup.ts';
 import { reviseQuery } from './revise.ts';
 import { type VersionRead, versionRead } from './get.ts';
+import { afterQueryChange } from './definition-cache.ts';
 
 /**
  * Retunes a version's `cache_ttl` in place: the `update_query_version` change,
@@ -19,7 +20,7 @@ export async function setCacheTtl(
   cacheTtl: number | null,
   ifMatch?: string,
 ): Promise<VersionRead> {
-  return deps.store.db.transaction(async (tx) => {
+  return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
     const current = await findQuery(tx, name, { forUpdate: true });
     assertIfMatch(ifMatch, current);
     const before = await findVersion(tx, current, version);
@@ -33,5 +34,5 @@ export async function setCacheTtl(
       changes: { version, cache_ttl: { from: before.cacheTtl, to: cacheTtl } },
     });
     return versionRead(row, after, await runStats(tx, row));
-  });
+  }));
 }

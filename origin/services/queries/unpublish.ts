@@ -3,6 +3,7 @@ import type { AppDeps, Caller } from '../../http/context.ts';
 import { assertIfMatch, findQuery, readQuery } from './lookup.ts';
 import { reviseQuery } from './revise.ts';
 import type { QueryRead } from './view.ts';
+import { afterQueryChange } from './definition-cache.ts';
 
 /**
  * Unpublishes the query: the `unpublish_query` change, `{version: {from, to:
@@ -10,7 +11,7 @@ import type { QueryRead } from './view.ts';
  * 404. A query with nothing published is left as it is, and nothing is written.
  */
 export async function unpublishQuery(deps: AppDeps, actor: Caller, name: string, ifMatch?: string): Promise<QueryRead> {
-  return deps.store.db.transaction(async (tx) => {
+  return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
     const current = await findQuery(tx, name, { forUpdate: true });
     assertIfMatch(ifMatch, current);
     if (current.publishedVersion === null) return readQuery(tx, current);
@@ -22,5 +23,5 @@ export async function unpublishQuery(deps: AppDeps, actor: Caller, name: string,
       changes: { version: { from: current.publishedVersion, to: null } },
     });
     return readQuery(tx, row);
-  });
+  }));
 }
