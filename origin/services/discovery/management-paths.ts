@@ -19,6 +19,7 @@ export const MANAGEMENT_TAGS = [
   { name: 'Management: connections', description: 'Connections: create, read, change, delete, test, browse' },
   { name: 'Management: queries', description: 'Saved queries and their versions' },
   { name: 'Management: history', description: 'Run history across queries' },
+  { name: 'Management: settings', description: 'The environment settings the server runs with' },
   { name: 'Management: collections', description: 'Collections of saved queries' },
   { name: 'Management: cache', description: 'The saved-query response cache' },
   { name: 'Management: API keys', description: 'Scoped API keys: grants, limits, rotation' },
@@ -92,6 +93,13 @@ const queryRows: Row[] = [
 
 const historyRows: Row[] = [
   ['get', '', 'listHistory', 'Every recorded run, newest first', { parameters: historyFilters('query', 'version', 'status', 'key', 'since', 'until', 'limit', 'cursor') }],
+  [
+    'delete',
+    '',
+    'forgetCaller',
+    "Forget a caller: delete their runs, events and usage counts (owners; audited by the name's SHA-256)",
+    { parameters: [queryParam('caller', text, "The caller's name", true), queryParam('dry_run', { type: 'boolean' }, 'Only count')] },
+  ],
 ];
 
 const collectionRows: Row[] = [
@@ -159,6 +167,7 @@ export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
   ...expand(CONNECTIONS, 'Management: connections', connectionRows),
   ...expand(QUERIES, 'Management: queries', queryRows),
   ...expand('/api/v1/history', 'Management: history', historyRows),
+  ...expand('/api/v1/settings', 'Management: settings', [['get', '', 'getSettings', 'Every environment variable the server reads, by section; secrets only as configured']]),
   ...expand('/api/v1/collections', 'Management: collections', collectionRows),
   ...expand('/api/v1/cache', 'Management: cache', cacheRows),
   ...expand('/api/v1/api-keys', 'Management: API keys', keyRows),
