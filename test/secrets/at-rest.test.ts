@@ -140,6 +140,24 @@ describe('secrets at rest', () => {
     expect(await storedPassword('plain')).toBe(PASSWORD);
   });
 
+  it('rekey is for owners: an admin-role administrator gets 403, an owner gets the report', async () => {
+    const tokenOf = async (name: string, role: string) => {
+      expect((await call('POST', '/api/v1/administrators', { name, role })).status).toBe(201);
+      const issued = await call('POST', `/api/v1/administrators/${name}/tokens`, {});
+      expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+      return { authorization: `Bearer ${issued.body.secret}` };
+    };
+    const asAdmin = await tokenOf(unique('sec_admin'), 'admin');
+    const asOwner = await tokenOf(unique('sec_owner'), 'owner');
+    const refused = await origin!.call('POST', '/api/v1/settings/rekey', { check: true }, asAdmin);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'forbidden', capability: 'secrets.rotate' });
+    expect((await origin!.call('GET', '/api/v1/alerts', undefined, asAdmin)).status).toBe(200);
+    const allowed = await origin!.call('POST', '/api/v1/settings/rekey', { check: true }, asOwner);
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.plaintext).toBe(1);
+  });
+
   it('rekey encrypts the rest, audits counts only, and the alert is gone', async () => {
     const run = await rekey();
     expect(run.status).toBe(200);
