@@ -56,6 +56,8 @@ export const ERROR_STATUS = {
   format_unavailable: 500,
   secret_undecryptable: 500,
   connection_failed: 502,
+  origin_unreachable: 502,
+  edge_misconfigured: 500,
   sign_in_keys_unavailable: 503,
   timeout: 504,
 } as const;

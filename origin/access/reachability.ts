@@ -2,7 +2,7 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Env } from '../env.ts';
 import type { AppDeps, Caller, CallerAdministrator } from '../http/context.ts';
 import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../store/schema/index.ts';
-import type { KeyGrants } from '../../shared/access/grants.ts';
+import { connectionGranted, keyReaches } from '../../shared/access/reach.ts';
 import { formatRate } from '../../shared/access/rate.ts';
 import { type AdminRole, type Capability, roleHas } from './capabilities.ts';
 
@@ -46,21 +46,14 @@ const roleIn = (administrator: CallerAdministrator, workspace: string): AdminRol
 const administratorMay = (caller: AccessCaller, workspace: string, capability: Capability) =>
   caller.administrator !== undefined && roleHas(roleIn(caller.administrator, workspace), capability);
 
-/** A `connections` grant of this connection (`*`: every connection). */
-export const connectionGranted = (grants: Pick<KeyGrants, 'connections'>, connection: string | null): boolean =>
-  grants.connections.includes('*') || (connection !== null && grants.connections.includes(connection));
-
-/** Reached by name: a `queries` grant (`*`, the name, an object entry) or a `collections` grant of its collection now. */
-function grantedByName(grants: Pick<KeyGrants, 'queries' | 'collections'>, target: AccessTarget): boolean {
-  const named = grants.queries.some((entry) => entry === '*' || (typeof entry === 'string' ? entry : entry.name) === target.name);
-  return named || (target.collection !== null && grants.collections.includes(target.collection));
-}
+/** Ad-hoc SQL asks it here, with the rest of reachability. */
+export { connectionGranted };
 
 /** May the caller run this query (on `target.connectionName`) at all? Which versions is `canRunDraft`'s part. */
 export function canReach(caller: AccessCaller, target: AccessTarget): boolean {
   if (caller.admin) return true;
   if (caller.administrator) return administratorMay(caller, target.workspace, 'data.run');
-  if (caller.key) return grantedByName(caller.key.grants, target) || connectionGranted(caller.key.grants, target.connectionName);
+  if (caller.key) return keyReaches(caller.key.grants, target);
   return false;
 }
 

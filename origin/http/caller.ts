@@ -30,8 +30,9 @@ export const unauthorized = () => new SluiceError('unauthorized', UNAUTHORIZED_M
  * Anything else is 401 with one body, except on public endpoints, which
  * answer an anonymous caller. A request the edge forwarded carries, instead
  * of `X-API-Key`, the SHA-256 of the key the client sent there (its verified
- * assertion, origin/edge/assertion.ts): it is identified the same way. Secrets are looked up by SHA-256 in the access
- * directory (memory); the server key is compared in constant time.
+ * assertion, origin/edge/assertion.ts): it is identified the same way.
+ * Secrets are looked up by SHA-256 in the access directory (memory); the
+ * server key is compared in constant time.
  */
 export const identifyCaller = createMiddleware<AppEnv>(async (c, next) => {
   const deps = c.get('deps');

@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from './context.ts';
+import { ALLOW_HEADERS, ALLOW_METHODS, EXPOSE_HEADERS, MAX_AGE_S, corsDecision } from '../../shared/http/cors.ts';
 
 /**
  * CORS for the origins in `SLUICE_CORS_ORIGINS` (off when unset; `*` allows
@@ -9,29 +10,11 @@ import type { AppEnv } from './context.ts';
  * No credentials: callers send their key in a header.
  */
 
-const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALLOW_HEADERS = 'Content-Type, X-API-Key';
-const EXPOSE_HEADERS = [
-  'X-Page',
-  'X-Page-Size',
-  'X-Has-More',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Key-Limit',
-  'X-RateLimit-Key-Remaining',
-  'Retry-After',
-  'X-Request-Id',
-  'ETag',
-  'X-Cache',
-].join(', ');
-const MAX_AGE_S = '600';
-
 export const cors = createMiddleware<AppEnv>(async (c, next) => {
   const allowed = c.get('deps').env.SLUICE_CORS_ORIGINS;
   const origin = c.req.header('origin');
   if (allowed.length === 0 || !origin) return next();
-  const permitted = allowed.includes('*') || allowed.includes(origin);
-  const allowOrigin = allowed.includes('*') ? '*' : origin;
+  const { permitted, allowOrigin } = corsDecision(allowed, origin);
 
   if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
     c.header('Vary', 'Origin');

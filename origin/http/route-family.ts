@@ -1,4 +1,1 @@
-/** Management routes answer errors as `{error, code, request_id}`; query routes as `{error, ...}`. */
-export function isManagementPath(path: string): boolean {
-  return path.startsWith('/api/') || path.startsWith('/w/');
-}
+export { isManagementPath } from '../../shared/http/route-family.ts';

@@ -14,3 +14,4 @@ export {
 export { describeDefinitions, parseDefinitions } from './definitions.ts';
 export { resolveValues, type ResolveOptions } from './resolve.ts';
 export { exampleValue } from './example.ts';
+export { requestValues, type RequestValuesInput } from './request-values.ts';

@@ -5,10 +5,8 @@ import { SluiceError } from '../../errors.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { errorResponse } from '../../http/error-handler.ts';
 import { parseRate } from '../../../shared/access/rate.ts';
+import { KEY_RATE_LIMITED_MESSAGE, NEVER_LIMITED_PATHS, RATE_LIMITED_MESSAGE } from '../../../shared/access/answers.ts';
 import type { WindowDecision } from '../../../shared/access/window.ts';
-
-/** The spec's public health check is never limited (load balancers poll it). */
-const UNLIMITED_PATHS = new Set(['/health']);
 
 /** The client's address as origin/http/client-address.ts settled it (proxies trusted or not), else the socket peer. */
 function clientAddress(c: Context<AppEnv>): string {
@@ -34,10 +32,11 @@ function refuse(c: Context<AppEnv>, message: string, decision: WindowDecision, h
 export const clientRateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const { env, rateLimiter } = c.get('deps');
   const spec = env.SLUICE_RATE_LIMIT;
-  if (!spec || UNLIMITED_PATHS.has(c.req.path)) return next();
+  // A request the edge forwarded was counted there already.
+  if (!spec || NEVER_LIMITED_PATHS.has(c.req.path) || c.get('edge')?.clientLimited) return next();
   const decision = await rateLimiter.hit(`ip:${clientAddress(c)}`, spec);
   const headers = { 'X-RateLimit-Limit': String(decision.limit), 'X-RateLimit-Remaining': String(decision.remaining) };
-  if (!decision.allowed) return refuse(c, 'Rate limit exceeded', decision, headers);
+  if (!decision.allowed) return refuse(c, RATE_LIMITED_MESSAGE, decision, headers);
   await next();
   for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
 });
@@ -50,10 +49,10 @@ export const clientRateLimit = createMiddleware<AppEnv>(async (c, next) => {
 export const keyRateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.get('caller').key;
   const spec = key?.grants.rate_limit ? parseRate(key.grants.rate_limit) : null;
-  if (!key || !spec || UNLIMITED_PATHS.has(c.req.path)) return next();
+  if (!key || !spec || NEVER_LIMITED_PATHS.has(c.req.path) || c.get('edge')?.keyLimited) return next();
   const decision = await c.get('deps').rateLimiter.hit(`key:${key.id}`, spec);
   const headers = { 'X-RateLimit-Key-Limit': String(decision.limit), 'X-RateLimit-Key-Remaining': String(decision.remaining) };
-  if (!decision.allowed) return refuse(c, 'Rate limit exceeded for this API key', decision, headers);
+  if (!decision.allowed) return refuse(c, KEY_RATE_LIMITED_MESSAGE, decision, headers);
   await next();
   for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
 });

@@ -1,0 +1,53 @@
+import type { Source } from './convert.ts';
+import { resolveValues } from './resolve.ts';
+import type { Rules } from './types.ts';
+
+/**
+ * The values a saved-query run binds, from what the request supplied: the
+ * declared parameters through their rules; `:markers` the SQL uses without
+ * declaring them required and passed through as supplied; legacy `{name}`
+ * placeholders not declared take a supplied value when there is one. Names
+ * the query does not use are ignored. The rules of the run path
+ * (origin/services/queries/run.ts), shared so the edge keys its cache by the
+ * very values the origin binds.
+ */
+export interface RequestValuesInput {
+  rules: Rules;
+  /** The SQL's `:markers` for the dialect it runs on. */
+  markers: readonly string[];
+  /** The SQL's legacy `{name}` placeholders. */
+  legacy?: readonly string[];
+  supplied: Record<string, unknown>;
+  source: Source;
+  claims?: Record<string, unknown> | null;
+  /** Problems the transport found itself (a repeated argument), listed with the rest. */
+  problems?: Record<string, string>;
+}
+
+const isSingleValue = (value: unknown) => value === null || typeof value !== 'object';
+
+export function requestValues(input: RequestValuesInput): { values: Record<string, unknown> } | { errors: Record<string, string> } {
+  const { rules, supplied } = input;
+  const given = (name: string) => Object.hasOwn(supplied, name) && supplied[name] !== undefined;
+  const declared = Object.fromEntries(Object.keys(rules).filter(given).map((name) => [name, supplied[name]]));
+  const resolved = resolveValues(rules, declared, { source: input.source, claims: input.claims ?? null });
+  const errors: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if ('errors' in resolved) Object.assign(errors, resolved.errors);
+  else Object.assign(values, resolved.values);
+  // A repeated argument is reported as such, not as the missing value it leaves behind.
+  Object.assign(errors, input.problems);
+
+  for (const name of input.markers) {
+    if (Object.hasOwn(rules, name) || Object.hasOwn(errors, name)) continue;
+    if (!given(name)) errors[name] = 'is required';
+    else if (!isSingleValue(supplied[name])) errors[name] = 'must be a single value';
+    else values[name] = supplied[name];
+  }
+  for (const name of input.legacy ?? []) {
+    if (Object.hasOwn(rules, name) || Object.hasOwn(values, name) || Object.hasOwn(errors, name) || !given(name)) continue;
+    if (isSingleValue(supplied[name])) values[name] = supplied[name];
+    else errors[name] = 'must be a single value';
+  }
+  return Object.keys(errors).length > 0 ? { errors } : { values };
+}
