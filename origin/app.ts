@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import { clientRateLimit, keyRateLimit } from './access/rate-limit/middleware.ts';
+import { edgeAssertion } from './edge/assertion.ts';
+import { pushEdgeChanges } from './edge/push-changes.ts';
 import { identifyCaller } from './http/caller.ts';
 import { clientAddress } from './http/client-address.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
@@ -45,12 +47,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(requestId);
   app.use(requestContext);
   app.use(clientAddress);
+  app.use(edgeAssertion);
   app.use(accessLog);
   app.use(cors);
   app.use(clientRateLimit);
   app.route('/', health);
   app.route('/', metricsRoute);
   app.use(identifyCaller);
+  app.use('/api/v1/*', pushEdgeChanges);
   app.use('/api/v1/*', actingWorkspace);
   app.use(keyRateLimit);
   app.route('/', executeSql);

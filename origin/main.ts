@@ -17,6 +17,7 @@ import { configuredOutputs } from './audit/delivery/outputs.ts';
 import { configureAudit } from './audit/options.ts';
 import { warnAboutAuditKey } from './audit/startup.ts';
 import { warnAboutStoredSecrets } from './secrets/startup.ts';
+import { EdgeSync } from './edge/sync.ts';
 
 const logger = createLogger(process.env);
 
@@ -25,6 +26,10 @@ try {
   env = parseEnv(process.env);
 } catch (err) {
   logger.fatal((err as Error).message);
+  process.exit(1);
+}
+if (env.SLUICE_EDGE_URL && !env.SLUICE_EDGE_SECRET) {
+  logger.fatal('Invalid environment:\n  SLUICE_EDGE_URL: needs SLUICE_EDGE_SECRET (the secret shared with the edge)');
   process.exit(1);
 }
 
@@ -52,13 +57,17 @@ const cache = createCache(env, logger);
 const rateLimiter = createRateLimiter(env, logger);
 const callerUsage = new CallerUsage(store, { logger });
 history.on('run', (run) => callerUsage.recordRun(run));
-const deps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, signIn, history, cache, logger, version };
+const edgeSync = env.SLUICE_EDGE_URL
+  ? new EdgeSync({ url: env.SLUICE_EDGE_URL, secret: env.SLUICE_EDGE_SECRET!, store, env, logger, leaseMs: env.SLUICE_EDGE_LEASE * 1000 })
+  : undefined;
+const deps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, signIn, history, cache, logger, version, edgeSync };
 if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
 const auditDelivery = new AuditDeliverer(store, configuredOutputs(env, version), logger);
 auditDelivery.start();
 
 const server = serve({ fetch: createApp(deps).fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
   logger.info({ host: info.address, port: info.port, store: store.kind }, `Sluice ${version} listening on http://${env.SLUICE_HOST}:${info.port}`);
+  edgeSync?.start();
 });
 
 let stopping = false;
@@ -67,6 +76,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   server.close();
+  await edgeSync?.stop().catch(() => {});
   await drivers.closeAll().catch(() => {});
   // Queued runs are written before the store closes.
   await history.close().catch(() => {});

@@ -11,6 +11,8 @@ import type { SignInVerifier } from '../access/jwt.ts';
 import type { ConnectionUsage } from '../services/connections/usage.ts';
 import type { HistoryRecorder } from '../services/history/recorder.ts';
 import type { Store } from '../store/open.ts';
+import type { EdgeSync } from '../edge/sync.ts';
+import type { CallerAssertion } from '../../shared/edge/protocol.ts';
 
 /**
  * How the caller authenticated: `open` (no key configured: everyone is the
@@ -67,6 +69,8 @@ export interface AppDeps {
   cache: ResponseCache;
   logger: Logger;
   version: string;
+  /** Pushes the directory to the edge Worker (SLUICE_EDGE_URL); absent without an edge. */
+  edgeSync?: EdgeSync;
 }
 
 export interface AppEnv extends HonoEnv {
@@ -81,5 +85,7 @@ export interface AppEnv extends HonoEnv {
     workspace: string;
     /** True on a `/w/<workspace>/api/v1/...` path: lists show only that workspace's objects. */
     workspaceScoped: boolean;
+    /** Set on a request the edge forwarded, once its assertion verified (origin/edge/assertion.ts). */
+    edge?: CallerAssertion;
   };
 }
