@@ -1,0 +1,142 @@
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { KEY_RATE_LIMITED_MESSAGE, NEVER_LIMITED_PATHS, RATE_LIMITED_MESSAGE, UNAUTHORIZED_MESSAGE } from '../shared/access/answers.ts';
+import { ipMatches } from '../shared/access/cidr.ts';
+import { isPublicPath } from '../shared/access/public-paths.ts';
+import { type RateSpec, parseRate } from '../shared/access/rate.ts';
+import { ADMIN_TOKEN_PREFIX, hashSecret, hexEqual } from '../shared/access/secret.ts';
+import type { WindowDecision } from '../shared/access/window.ts';
+import type { EdgeKey, EdgeSecret } from '../shared/edge/directory.ts';
+import { addCors, errorAnswer, newRequestId } from './answers.ts';
+import type { Lookup } from './directory/object.ts';
+import type { EdgeBindings } from './env.ts';
+
+/**
+ * Who the caller is: the server key or an open server (`admin`), a scoped
+ * key the edge verified (`key`), or someone only the origin can judge
+ * (`origin`: an administrator token, no key, a key on a public endpoint,
+ * or any request while the directory is not fresh).
+ */
+export type EdgeCaller = { kind: 'admin' } | { kind: 'key'; key: EdgeKey } | { kind: 'origin' };
+
+/** What the gate settled for one request. */
+export interface Gate {
+  requestId: string;
+  /** `CF-Connecting-IP`: set by Cloudflare on every request it delivers. */
+  ip: string;
+  /** SHA-256 hex of the `X-API-Key` sent; null without one. */
+  credential: string | null;
+  lookup: Lookup;
+  caller: EdgeCaller;
+  clientLimited: boolean;
+  keyLimited: boolean;
+  /** Rate-limit headers every answer carries. */
+  headers: Headers;
+}
+
+export interface EdgeEnv {
+  Bindings: EdgeBindings;
+  Variables: { gate: Gate };
+}
+
+const SAVED_QUERY = /^\/q\/([^/]+)$/;
+
+/** The saved query a GET asks for, decoded as Hono decodes a path parameter; null otherwise. */
+function savedQueryName(c: Context<EdgeEnv>): string | null {
+  if (c.req.method !== 'GET') return null;
+  const match = SAVED_QUERY.exec(c.req.path);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return null;
+  }
+}
+
+/** An administrator token, in `Authorization: Bearer` or `X-API-Key`: only the origin holds tokens. */
+const presentsAdminToken = (c: Context<EdgeEnv>, apiKey: string | undefined): boolean =>
+  apiKey?.startsWith(ADMIN_TOKEN_PREFIX) === true || /^Bearer\s+slc_adm_/i.test(c.req.header('authorization') ?? '');
+
+/**
+ * A scoped key as the origin admits it (origin/http/caller.ts): active, not
+ * past the end of its expiry day, by its current secret or its previous one
+ * within the grace, from an allowed address.
+ */
+function keyAdmits(key: EdgeKey, secret: EdgeSecret, ip: string, now: number): boolean {
+  if (!key.active) return false;
+  if (key.expiresAtMs !== null && now >= key.expiresAtMs) return false;
+  if (secret.previous && (secret.untilMs === null || secret.untilMs <= now)) return false;
+  return key.grants.allowed_ips === null || ipMatches(ip, key.grants.allowed_ips);
+}
+
+async function limit(env: EdgeBindings, subject: string, spec: RateSpec): Promise<WindowDecision> {
+  return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(subject)).hit(spec.limit, spec.windowMs);
+}
+
+function tooMany(c: Context<EdgeEnv>, gate: Gate, message: string, decision: WindowDecision): Response {
+  const res = errorAnswer(c.req.path, gate.requestId, 'rate_limited', message, { retry_after: decision.retryAfter });
+  res.headers.set('Retry-After', String(decision.retryAfter));
+  return res;
+}
+
+/**
+ * Before every request but directory pushes, in the origin's order: the
+ * server-wide limit per client address (wrong keys count too), then the
+ * caller, then the key's own limit. While the directory is not fresh
+ * (never pushed, or its lease lapsed) nothing is decided here: the request
+ * goes to the origin, which decides it all.
+ */
+export const gate = createMiddleware<EdgeEnv>(async (c, next) => {
+  const apiKey = c.req.header('x-api-key');
+  const credential = apiKey === undefined ? null : await hashSecret(apiKey);
+  const directory = c.env.DIRECTORY.get(c.env.DIRECTORY.idFromName('directory'));
+  const lookup = await directory.lookup(credential, savedQueryName(c));
+  const state: Gate = {
+    requestId: newRequestId(),
+    ip: c.req.header('cf-connecting-ip') ?? '',
+    credential,
+    lookup,
+    caller: { kind: 'origin' },
+    clientLimited: lookup.fresh,
+    keyLimited: false,
+    headers: new Headers(),
+  };
+  c.set('gate', state);
+  if (!lookup.fresh) return next();
+
+  const answer = (res: Response) => {
+    for (const [name, value] of state.headers) res.headers.set(name, value);
+    addCors(res.headers, lookup.settings.corsOrigins, c.req.header('origin') ?? null);
+    return res;
+  };
+  const limited = !NEVER_LIMITED_PATHS.has(c.req.path);
+  const serverSpec = lookup.settings.serverRateLimit ? parseRate(lookup.settings.serverRateLimit) : null;
+  if (serverSpec && limited) {
+    const decision = await limit(c.env, `ip:${state.ip}`, serverSpec);
+    state.headers.set('X-RateLimit-Limit', String(decision.limit));
+    state.headers.set('X-RateLimit-Remaining', String(decision.remaining));
+    if (!decision.allowed) return answer(tooMany(c, state, RATE_LIMITED_MESSAGE, decision));
+  }
+
+  if (!lookup.settings.authenticationOn) state.caller = { kind: 'admin' };
+  else if (apiKey !== undefined && !presentsAdminToken(c, apiKey)) {
+    const { adminKeyHash } = lookup.settings;
+    if (adminKeyHash !== null && hexEqual(credential!, adminKeyHash)) state.caller = { kind: 'admin' };
+    else if (lookup.match && keyAdmits(lookup.match.key, lookup.match.secret, state.ip, Date.now())) state.caller = { kind: 'key', key: lookup.match.key };
+    // A public endpoint answers an anonymous caller; a bearer may be a token only the origin knows.
+    else if (!isPublicPath(c.req.path) && !c.req.header('authorization')) return answer(errorAnswer(c.req.path, state.requestId, 'unauthorized', UNAUTHORIZED_MESSAGE));
+  }
+
+  if (state.caller.kind === 'key') {
+    state.keyLimited = true;
+    const keySpec = state.caller.key.grants.rate_limit ? parseRate(state.caller.key.grants.rate_limit) : null;
+    if (keySpec && limited) {
+      const decision = await limit(c.env, `key:${state.caller.key.id}`, keySpec);
+      state.headers.set('X-RateLimit-Key-Limit', String(decision.limit));
+      state.headers.set('X-RateLimit-Key-Remaining', String(decision.remaining));
+      if (!decision.allowed) return answer(tooMany(c, state, KEY_RATE_LIMITED_MESSAGE, decision));
+    }
+  }
+  await next();
+  for (const [name, value] of state.headers) c.res.headers.set(name, value);
+});
