@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { type Edge, edgeSecret, freePort, startEdge, waitForLog } from './edge.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
@@ -14,10 +15,21 @@ export interface OriginOptions {
   dataDir?: string;
   /** Copy the template (migrated store, examples loaded). Default true. */
   template?: boolean;
+  /**
+   * Put the edge Worker (Miniflare) in front: `url`, `fetch` and `call` then
+   * go through it. Default: `SLUICE_TEST_THROUGH_EDGE=1`, so the black-box
+   * suites run a second time through the edge unchanged.
+   */
+  edge?: boolean;
 }
 
 export interface Origin {
+  /** Where requests go: the origin, or the edge in front of it. */
   url: string;
+  /** The origin itself, bypassing any edge. */
+  originUrl: string;
+  /** The edge in front, when there is one. */
+  edge?: Edge;
   dataDir: string;
   /** Every line the process printed (stdout and stderr). */
   logs: string[];
@@ -41,6 +53,7 @@ export function templateDir(): string {
  * answers /health.
  */
 export async function startOrigin(options: OriginOptions = {}): Promise<Origin> {
+  if (options.edge ?? process.env.SLUICE_TEST_THROUGH_EDGE === '1') return startBehindEdge(options);
   let dataDir = options.dataDir;
   if (!dataDir) {
     dataDir = await mkdtemp(join(tmpdir(), 'sluice-test-'));
@@ -88,6 +101,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<Origin> 
   const ownDir = !options.dataDir;
   return {
     url,
+    originUrl: url,
     dataDir,
     logs,
     process: child,
@@ -111,6 +125,63 @@ export async function startOrigin(options: OriginOptions = {}): Promise<Origin> 
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       if (ownDir) await rm(dataDir!, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * An origin with the edge in front: the edge is started first (its origin
+ * URL names a port picked for the origin), then the origin pushing its
+ * directory to it; ready once the origin logs its first push.
+ */
+async function startBehindEdge(options: OriginOptions): Promise<Origin> {
+  const port = await freePort();
+  const secret = edgeSecret();
+  const edge = await startEdge({ originUrl: `http://127.0.0.1:${port}`, secret });
+  let origin: Origin;
+  try {
+    origin = await startOrigin({
+      ...options,
+      edge: false,
+      env: { SLUICE_PORT: String(port), SLUICE_EDGE_URL: edge.url, SLUICE_EDGE_SECRET: secret, ...options.env },
+    });
+  } catch (err) {
+    await edge.stop();
+    throw err;
+  }
+  try {
+    await waitForLog(origin.logs, 'edge directory in sync');
+  } catch (err) {
+    await Promise.all([origin.stop(), edge.stop()]);
+    throw err;
+  }
+  const viaEdge = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+    const { json, ...rest } = init;
+    if (json !== undefined) {
+      rest.body = JSON.stringify(json);
+      rest.headers = { 'content-type': 'application/json', ...(rest.headers as Record<string, string>) };
+    }
+    return fetch(edge.url + path, rest);
+  };
+  return {
+    ...origin,
+    url: edge.url,
+    edge,
+    fetch: viaEdge,
+    async call(method, path, body, headers = {}) {
+      const res = await viaEdge(path, { method, headers, ...(body === undefined ? {} : { json: body }) });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        /* not JSON: keep the text */
+      }
+      return { status: res.status, headers: res.headers, body: parsed as any };
+    },
+    async stop() {
+      await origin.stop();
+      await edge.stop();
     },
   };
 }
