@@ -21,6 +21,15 @@ if ! mysqladmin -uroot -h127.0.0.1 --connect-timeout=2 ping >/dev/null 2>&1; the
   wait_for MariaDB "mysqladmin -uroot -h127.0.0.1 --connect-timeout=2 ping" || exit 1
 fi
 
+# promtool checks the /metrics output in the tests; Debian ships it in the prometheus package.
+if ! command -v promtool >/dev/null 2>&1; then
+  echo "services: installing promtool (Debian prometheus)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y --no-install-recommends prometheus >/dev/null 2>&1 \
+    || { apt-get update -qq && apt-get install -y --no-install-recommends prometheus >/dev/null; } \
+    || echo "services: promtool could not be installed" >&2
+fi
+
 psql -h 127.0.0.1 -U postgres -d postgres -tAc "select 1 from pg_database where datname='test'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -d postgres -c "create database test" >/dev/null
 mysql -uroot -h127.0.0.1 -e "create database if not exists test" >/dev/null

@@ -71,7 +71,7 @@ const poolIdle = new Gauge({
 
 const rateLimitRejections = new Counter({
   name: 'sluice_rate_limit_rejections_total',
-  help: 'Requests refused with 429 by a rate limit (server-wide or per key).',
+  help: 'Requests refused with 429: a rate limit (server-wide or per key), a quota or a concurrency limit.',
   registers: [registry],
 });
 
@@ -92,9 +92,11 @@ export interface RequestSample {
   seconds: number;
 }
 
+/** One answered request; a 429 is also a rate-limit rejection (only the limits answer 429: server-wide, per key, quota, concurrency). */
 export function countRequest(sample: RequestSample): void {
   requestsTotal.inc({ method: sample.method, endpoint: sample.endpoint, status: String(sample.status), key: sample.key });
   requestDuration.observe({ method: sample.method, endpoint: sample.endpoint }, sample.seconds);
+  if (sample.status === 429) rateLimitRejections.inc();
 }
 
 export function queryStarted(): void {
@@ -121,11 +123,6 @@ export function queryFinished(sample: QuerySample): void {
 
 export function observeSerialization(format: string, seconds: number): void {
   serializationDuration.observe({ format }, seconds);
-}
-
-/** For the rate limiters: one request refused with 429. */
-export function countRateLimitRejection(): void {
-  rateLimitRejections.inc();
 }
 
 export function countStreamExport(status: 'success' | 'truncated'): void {

@@ -48,6 +48,7 @@ let o: Observed;
 let text: string;
 let metrics: ReturnType<typeof parse>;
 let queryName: string;
+let limitedKey: string;
 
 beforeAll(async () => {
   o = await startObserved({ SLUICE_METRICS_TOKEN: TOKEN, SLUICE_STREAM_MAX_ROWS: '5' });
@@ -67,6 +68,13 @@ beforeAll(async () => {
   expect((await o.api('GET', `/q/${queryName}?format=csv`)).status).toBe(200);
   expect((await o.api('GET', '/q/no_such_query_anywhere')).status).toBe(404);
   expect((await o.origin.call('GET', '/api/v1/queries')).status).toBe(401);
+  // A scoped key limited to one request a minute: its second is refused.
+  const key = await o.api('POST', '/api/v1/api-keys', { name: `obs_limited_${Date.now()}`, connections: [o.pg], rate_limit: '1/minute' });
+  expect(key.status, JSON.stringify(key.body)).toBe(201);
+  limitedKey = key.body.name;
+  const byKey = () => o.origin.call('POST', '/execute_sql', { sql: 'select 1', connection_name: o.pg }, { 'X-API-Key': key.body.secret });
+  expect((await byKey()).status).toBe(200);
+  expect((await byKey()).status).toBe(429);
   const res = await o.origin.fetch('/metrics', { headers: { Authorization: `Bearer ${TOKEN}` } });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -104,6 +112,7 @@ describe('series', () => {
     expect(find('sluice_requests_total', { method: 'GET', endpoint: '/q/:name', status: '200', key: 'admin' })?.value).toBe(1);
     expect(find('sluice_requests_total', { method: 'GET', endpoint: '/q/:name', status: '404', key: 'admin' })?.value).toBe(1);
     expect(find('sluice_requests_total', { method: 'GET', endpoint: '/api/v1/queries', status: '401', key: '-' })?.value).toBe(1);
+    expect(find('sluice_requests_total', { method: 'POST', endpoint: '/execute_sql', status: '429', key: limitedKey })?.value).toBe(1);
     // No raw path with a query's name in it.
     expect(text).not.toContain(queryName);
     expect(text).not.toContain('no_such_query_anywhere');
@@ -118,9 +127,11 @@ describe('series', () => {
   it('queries_total, query_duration_seconds and rows_returned_total by connection, dialect (and status, key)', () => {
     expect(find('sluice_queries_total', { connection: o.pg, dialect: 'postgres', status: 'success', key: 'admin' })?.value).toBe(4);
     expect(find('sluice_queries_total', { connection: o.pg, dialect: 'postgres', status: 'error', key: 'admin' })?.value).toBe(1);
-    expect(find('sluice_query_duration_seconds_count', { connection: o.pg, dialect: 'postgres' })?.value).toBe(5);
+    expect(find('sluice_queries_total', { connection: o.pg, dialect: 'postgres', status: 'success', key: limitedKey })?.value).toBe(1);
+    expect(find('sluice_query_duration_seconds_count', { connection: o.pg, dialect: 'postgres' })?.value).toBe(6);
     // 3 paged + 3 streamed + 5 capped + 2 saved.
     expect(find('sluice_rows_returned_total', { connection: o.pg, dialect: 'postgres', key: 'admin' })?.value).toBe(13);
+    expect(find('sluice_rows_returned_total', { connection: o.pg, dialect: 'postgres', key: limitedKey })?.value).toBe(1);
     for (const s of samplesOf('sluice_rows_returned_total')) expect(Object.keys(s.labels).sort()).toEqual(['connection', 'dialect', 'key']);
   });
 
@@ -130,7 +141,7 @@ describe('series', () => {
   });
 
   it('serialization_duration_seconds counts paged responses only, by format', () => {
-    expect(find('sluice_serialization_duration_seconds_count', { format: 'json' })?.value).toBe(1);
+    expect(find('sluice_serialization_duration_seconds_count', { format: 'json' })?.value).toBe(2);
     expect(find('sluice_serialization_duration_seconds_count', { format: 'csv' })?.value).toBe(1);
     expect(find('sluice_serialization_duration_seconds_count', { format: 'ndjson' })).toBeUndefined();
   });
@@ -140,8 +151,8 @@ describe('series', () => {
     expect(find('sluice_stream_exports_total', { status: 'truncated' })?.value).toBe(1);
   });
 
-  it('rate_limit_rejections_total is listed (no limit here)', () => {
-    expect(find('sluice_rate_limit_rejections_total', {})?.value).toBe(0);
+  it('rate_limit_rejections_total counts the 429', () => {
+    expect(find('sluice_rate_limit_rejections_total', {})?.value).toBe(1);
   });
 });
 
