@@ -22,8 +22,8 @@ export const callerHash = (name: string) => createHash('sha256').update(name).di
  * Forgets a caller (the `forget_caller` change): deletes every run recorded
  * under their name (which are also the events `/events` replays) and their
  * usage counts, in one transaction with its audit entry. The entry's target
- * is the SHA-256 of the name and its changes are counts only, so the audit
- * log does not keep the name it was asked to forget. A dry run counts and
+ * is the SHA-256 of the name and its changes are counts only: the entry
+ * does not hold the name it was asked to forget. A dry run counts and
  * changes nothing (and is not audited). Runs and usage counts still queued
  * in memory are written first, so the counts are complete and none of
  * theirs lands after the delete.
