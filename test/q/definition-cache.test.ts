@@ -11,8 +11,10 @@ import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts'
  * 0010). Every query verb's change must show on the very next `/q` request
  * of the origin that made it, and on another origin sharing the PostgreSQL
  * store as soon as its notification arrives (polled here, under 2 s): never
- * a stale minute. Each step first runs the query on both origins, so the
- * definition is cached where the change has to reach.
+ * a stale minute. Each step first runs the query on every origin, so the
+ * definition is cached where the change has to reach. The origins have a
+ * server key, so a scoped key with a `collections` grant can show moves and
+ * collection renames (nothing else about a query's collection shows on `/q`).
  */
 
 let database: FreshDatabase;
@@ -23,18 +25,20 @@ let b: Origin;
 /** An origin on its own embedded store (PGlite), as the benchmark runs it. */
 let solo: Origin;
 const CONNECTION = 'cachetest';
+const ADMIN_KEY = 'defcache-admin-key-0123456789';
+const asAdmin = { 'x-api-key': ADMIN_KEY };
 
 beforeAll(async () => {
   database = await freshDatabase();
   dir = await mkdtemp(join(tmpdir(), 'sluice-defcache-'));
-  const env = { SLUICE_DATABASE_URL: database.url, SLUICE_EXAMPLES: '0' };
+  const env = { SLUICE_DATABASE_URL: database.url, SLUICE_EXAMPLES: '0', SLUICE_API_KEY: ADMIN_KEY };
   [a, b, solo] = await Promise.all([
     startOrigin({ template: false, dataDir: await mkdtemp(join(dir, 'a-')), env }),
     startOrigin({ template: false, dataDir: await mkdtemp(join(dir, 'b-')), env }),
-    startOrigin({ template: false, dataDir: await mkdtemp(join(dir, 'solo-')), env: { SLUICE_EXAMPLES: '0' } }),
+    startOrigin({ template: false, dataDir: await mkdtemp(join(dir, 'solo-')), env: { SLUICE_EXAMPLES: '0', SLUICE_API_KEY: ADMIN_KEY } }),
   ]);
   for (const origin of [a, solo]) {
-    const res = await origin.call('POST', '/api/v1/connections', { name: CONNECTION, db: 'duckdb' });
+    const res = await call(origin, 'POST', '/api/v1/connections', { name: CONNECTION, db: 'duckdb' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
 });
@@ -53,17 +57,20 @@ interface Seen {
   cache: string | null;
 }
 
-async function q(o: Origin, name: string, query = ''): Promise<Seen> {
-  const res = await o.fetch(`/q/${encodeURIComponent(name)}${query ? `?${query}` : ''}`);
+/** A Management API call with the server key. */
+const call = (o: Origin, method: string, path: string, body?: unknown) => o.call(method, path, body, asAdmin);
+
+async function q(o: Origin, name: string, query = '', key = ADMIN_KEY): Promise<Seen> {
+  const res = await o.fetch(`/q/${encodeURIComponent(name)}${query ? `?${query}` : ''}`, { headers: { 'x-api-key': key } });
   const body = await res.json();
   return { status: res.status, v: res.status === 200 ? body[0]?.v : body.error, cache: res.headers.get('x-cache') };
 }
 
 /** Polls `o` until it answers like `expected` (its status and value); returns how long that took. */
-async function reaches(o: Origin, name: string, expected: Omit<Seen, 'cache'>, query = ''): Promise<number> {
+async function reaches(o: Origin, name: string, expected: Omit<Seen, 'cache'>, query = '', key = ADMIN_KEY): Promise<number> {
   const started = Date.now();
   for (;;) {
-    const seen = await q(o, name, query);
+    const seen = await q(o, name, query, key);
     if (seen.status === expected.status && seen.v === expected.v) return Date.now() - started;
     if (Date.now() - started > 5000) throw new Error(`still ${JSON.stringify(seen)} after 5 s, expected ${JSON.stringify(expected)}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -81,19 +88,19 @@ async function ok(res: Promise<{ status: number; body: any }>, status = 200) {
 }
 
 const create = (o: Origin, name: string, sql: string, extra: Record<string, unknown> = {}) =>
-  ok(o.call('POST', '/api/v1/queries', { name, sql, connection_name: CONNECTION, publish: true, ...extra }), 201);
+  ok(call(o, 'POST', '/api/v1/queries', { name, sql, connection_name: CONNECTION, publish: true, ...extra }), 201);
 
 /**
  * One change made on `maker`: `expected` must be what `maker` answers on its
  * very next request, and what every other origin on the store answers
  * within 2 s. Every origin has the definition cached beforehand.
  */
-async function changeShows(maker: Origin, others: Origin[], name: string, change: () => Promise<unknown>, expected: Omit<Seen, 'cache'>, query = '') {
-  for (const o of [maker, ...others]) await q(o, name, query);
+async function changeShows(maker: Origin, others: Origin[], name: string, change: () => Promise<unknown>, expected: Omit<Seen, 'cache'>, query = '', key = ADMIN_KEY) {
+  for (const o of [maker, ...others]) await q(o, name, query, key);
   await change();
-  const next = await q(maker, name, query);
+  const next = await q(maker, name, query, key);
   expect({ status: next.status, v: next.v }).toEqual(expected);
-  for (const o of others) expect(await reaches(o, name, expected, query)).toBeLessThan(2000);
+  for (const o of others) expect(await reaches(o, name, expected, query, key)).toBeLessThan(2000);
 }
 
 describe.each([
@@ -110,18 +117,18 @@ describe.each([
     for (const o of others) expect(await reaches(o, name, { status: 200, v: 1 })).toBeLessThan(2000);
 
     // A draft: the published version keeps serving; the draft answers by number.
-    await changeShows(maker, others, name, () => ok(maker.call('POST', `${at(name)}/versions`, { sql: 'select 2 as v', connection_name: CONNECTION }), 201), { status: 200, v: 2 }, 'version=2');
+    await changeShows(maker, others, name, () => ok(call(maker, 'POST', `${at(name)}/versions`, { sql: 'select 2 as v', connection_name: CONNECTION }), 201), { status: 200, v: 2 }, 'version=2');
     for (const o of all) expect(await q(o, name)).toMatchObject({ status: 200, v: 1 });
 
-    await changeShows(maker, others, name, () => ok(maker.call('POST', `${at(name)}/publish`, { version: 2 })), { status: 200, v: 2 });
-    await changeShows(maker, others, name, () => ok(maker.call('POST', `${at(name)}/versions`, { sql: 'select 3 as v', connection_name: CONNECTION, publish: true }), 201), { status: 200, v: 3 });
+    await changeShows(maker, others, name, () => ok(call(maker, 'POST', `${at(name)}/publish`, { version: 2 })), { status: 200, v: 2 });
+    await changeShows(maker, others, name, () => ok(call(maker, 'POST', `${at(name)}/versions`, { sql: 'select 3 as v', connection_name: CONNECTION, publish: true }), 201), { status: 200, v: 3 });
     // Rollback to an older version.
-    await changeShows(maker, others, name, () => ok(maker.call('POST', `${at(name)}/publish`, { version: 1 })), { status: 200, v: 1 });
-    await changeShows(maker, others, name, () => ok(maker.call('POST', `${at(name)}/unpublish`)), gone(name));
-    await changeShows(maker, others, name, () => ok(maker.call('POST', `${at(name)}/publish`, { version: 3 })), { status: 200, v: 3 });
+    await changeShows(maker, others, name, () => ok(call(maker, 'POST', `${at(name)}/publish`, { version: 1 })), { status: 200, v: 1 });
+    await changeShows(maker, others, name, () => ok(call(maker, 'POST', `${at(name)}/unpublish`)), gone(name));
+    await changeShows(maker, others, name, () => ok(call(maker, 'POST', `${at(name)}/publish`, { version: 3 })), { status: 200, v: 3 });
     // Deleting the published version publishes the newest older one.
-    await changeShows(maker, others, name, () => ok(maker.call('DELETE', `${at(name)}/versions/3`)), { status: 200, v: 2 });
-    await changeShows(maker, others, name, () => ok(maker.call('DELETE', `${at(name)}/versions/2`)), noVersion(name, 2), 'version=2');
+    await changeShows(maker, others, name, () => ok(call(maker, 'DELETE', `${at(name)}/versions/3`)), { status: 200, v: 2 });
+    await changeShows(maker, others, name, () => ok(call(maker, 'DELETE', `${at(name)}/versions/2`)), noVersion(name, 2), 'version=2');
   });
 
   it('shows a deleted query gone, and a query created again under its name as the new one', async () => {
@@ -129,10 +136,10 @@ describe.each([
     const name = unique('defcache');
     await create(maker, name, 'select 1 as v');
     for (const o of others) await reaches(o, name, { status: 200, v: 1 });
-    await changeShows(maker, others, name, () => ok(maker.call('DELETE', at(name))), gone(name));
+    await changeShows(maker, others, name, () => ok(call(maker, 'DELETE', at(name))), gone(name));
     await changeShows(maker, others, name, () => create(maker, name, 'select 7 as v'), { status: 200, v: 7 });
     // Deleting the last version removes the query.
-    await changeShows(maker, others, name, () => ok(maker.call('DELETE', `${at(name)}/versions/1`)), gone(name));
+    await changeShows(maker, others, name, () => ok(call(maker, 'DELETE', `${at(name)}/versions/1`)), gone(name));
   });
 
   it('shows a cache_ttl change on the next run: cached from then on, and not cached once it is cleared', async () => {
@@ -143,28 +150,33 @@ describe.each([
     for (const o of all) expect(await reaches(o, name, { status: 200, v: 5 })).toBeLessThan(2000);
     for (const o of all) expect((await q(o, name)).cache).toBeNull();
 
-    await ok(maker.call('PATCH', `${at(name)}/versions/1`, { cache_ttl: 60 }));
+    await ok(call(maker, 'PATCH', `${at(name)}/versions/1`, { cache_ttl: 60 }));
     expect((await q(maker, name)).cache).not.toBeNull();
     for (const o of others) await until(async () => (await q(o, name)).cache !== null);
 
-    await ok(maker.call('PATCH', `${at(name)}/versions/1`, { cache_ttl: null }));
+    await ok(call(maker, 'PATCH', `${at(name)}/versions/1`, { cache_ttl: null }));
     expect((await q(maker, name)).cache).toBeNull();
     for (const o of others) await until(async () => (await q(o, name)).cache === null);
   });
 
-  it('keeps serving a query moved between collections, renamed collections included', async () => {
+  it('shows moves between collections and collection renames to a key reaching the query through its collection', async () => {
     const { maker, others } = origins();
     const all = [maker, ...others];
     const name = unique('defcache');
     const collection = unique('coll');
     await create(maker, name, 'select 9 as v', { collection });
-    for (const o of all) await reaches(o, name, { status: 200, v: 9 });
-    await changeShows(maker, others, name, () => ok(maker.call('PATCH', at(name), { collection: `${collection}-moved` })), { status: 200, v: 9 });
-    await changeShows(maker, others, name, () => ok(maker.call('PATCH', `/api/v1/collections/${encodeURIComponent(`${collection}-moved`)}`, { name: `${collection}-renamed` })), {
-      status: 200,
-      v: 9,
-    });
-    expect((await maker.call('GET', at(name))).body.collection).toBe(`${collection}-renamed`);
+    const key = await ok(call(maker, 'POST', '/api/v1/api-keys', { name: unique('key'), collections: [collection] }), 201);
+    const mine = { status: 200, v: 9 };
+    const notMine = gone(name);
+    for (const o of all) expect(await reaches(o, name, mine, '', key.secret)).toBeLessThan(2000);
+
+    await changeShows(maker, others, name, () => ok(call(maker, 'PATCH', at(name), { collection: `${collection}-elsewhere` })), notMine, '', key.secret);
+    await changeShows(maker, others, name, () => ok(call(maker, 'PATCH', at(name), { collection })), mine, '', key.secret);
+    // The key's grant follows the rename: it reaches the query only if the query is read in its new collection.
+    const renamed = `${collection}-renamed`;
+    await changeShows(maker, others, name, () => ok(call(maker, 'PATCH', `/api/v1/collections/${collection}`, { name: renamed })), mine, '', key.secret);
+    expect((await call(maker, 'GET', at(name))).body.collection).toBe(renamed);
+    expect((await call(maker, 'GET', `/api/v1/api-keys/${key.name}`)).body.collections).toEqual([renamed]);
   });
 });
 
