@@ -180,7 +180,11 @@ export function callerAccess(env: Pick<Env, 'SLUICE_ALLOW_WRITES' | 'SLUICE_RATE
   };
 }
 
-/** Whether requests to non-public endpoints must present a key (`SLUICE_API_KEY` set; later also any scoped key). */
-export function authenticationRequired(env: Pick<Env, 'SLUICE_API_KEY'>): boolean {
-  return env.SLUICE_API_KEY !== undefined;
+/**
+ * Whether requests to non-public endpoints must present a credential: on an
+ * open server (no server key, no scoped key, no administrator) every caller
+ * is `open`; otherwise no one is.
+ */
+export function authenticationRequired(caller: Pick<Caller, 'via'>): boolean {
+  return caller.via !== 'open';
 }

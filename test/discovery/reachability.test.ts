@@ -23,7 +23,7 @@ const ADMIN: Caller = { name: 'admin', admin: true, via: 'break-glass' };
 const OPEN: Caller = { name: '-', admin: true, via: 'open' };
 const ANONYMOUS: Caller = { name: '-', admin: false, via: 'anonymous' };
 const key = (grants: Partial<KeyGrants>): Caller => ({ name: 'k', admin: false, via: 'key', key: { id: 1, name: 'k', grants: { ...emptyGrants(), ...grants } } });
-const env = (allowWrites: boolean, apiKey?: string) => ({ SLUICE_ALLOW_WRITES: allowWrites, SLUICE_API_KEY: apiKey }) as Env;
+const env = (allowWrites: boolean) => ({ SLUICE_ALLOW_WRITES: allowWrites }) as Env;
 
 describe('callerAccess and authenticationRequired', () => {
   it("describes administrators with the server's write setting and no limits", () => {
@@ -32,9 +32,11 @@ describe('callerAccess and authenticationRequired', () => {
     expect(callerAccess(env(true), ANONYMOUS)).toMatchObject({ admin: false, allow_writes: false });
   });
 
-  it('requires authentication exactly when a key is configured', () => {
-    expect(authenticationRequired(env(false, 'k'))).toBe(true);
-    expect(authenticationRequired(env(false))).toBe(false);
+  it('requires authentication exactly when the server is not open', () => {
+    expect(authenticationRequired(OPEN)).toBe(false);
+    expect(authenticationRequired(ADMIN)).toBe(true);
+    expect(authenticationRequired(ANONYMOUS)).toBe(true);
+    expect(authenticationRequired(key({}))).toBe(true);
   });
 });
 

@@ -35,6 +35,6 @@ export async function openApiDocument(deps: Pick<AppDeps, 'store' | 'env' | 'ver
     components: components(),
   };
   // With no key configured every endpoint answers without one.
-  if (authenticationRequired(deps.env)) document.security = [{ ApiKey: [] }];
+  if (authenticationRequired(caller)) document.security = [{ ApiKey: [] }];
   return document;
 }
