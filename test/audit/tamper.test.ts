@@ -170,7 +170,7 @@ describe('tampering', () => {
     configureAudit({ key: KEY, limit: null });
     await write(6);
     const r = await row(3);
-    const forged = entryHash(r.prev_hash, canonicalEntry({ ...r, changes: { n: 999 } }), OTHER_KEY);
+    const forged = entryHash(r.prev_hash, canonicalEntry({ seq: r.seq, timestamp: r.timestamp, actor: r.actor, action: r.action, target: r.target, changes: { n: 999 } }), OTHER_KEY);
     await raw`update audit_log set changes = ${raw.json({ n: 999 })}, hash = ${forged} where seq = 3`;
     expect(await brokenAt(KEY)).toMatchObject({ seq: 3, problem: 'changed' });
   });
