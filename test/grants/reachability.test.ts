@@ -138,6 +138,37 @@ describe('ad-hoc SQL and schema browsing', () => {
   });
 });
 
+describe('administrators', () => {
+  /** A token of a new administrator with `role` (server-wide), used in X-API-Key like a key's secret. */
+  async function tokenOf(role: string): Promise<string> {
+    const name = unique(`adm_${role}`);
+    const created = await admin(env.origin, 'POST', '/api/v1/administrators', { name, role, email: `${name}@example.com` });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const token = await admin(env.origin, 'POST', `/api/v1/administrators/${name}/tokens`, {});
+    expect(token.status, JSON.stringify(token.body)).toBe(201);
+    return token.body.secret;
+  }
+
+  it('reach every query, ad-hoc SQL and drafts when their role runs data and edits queries', async () => {
+    const secret = await tokenOf('developer');
+    const developer = as(env.origin, secret);
+    expect(await runnableNames(env.origin, secret, ALL)).toEqual([...ALL].sort());
+    expect((await developer.get(`/q/${ON_PG}?version=2`)).body).toEqual([{ answer: 42 }]);
+    expect((await developer.sql('examples', 'select 3 as three')).body).toEqual([{ three: 3 }]);
+  });
+
+  it('reach nothing when their role has no data.run, and are told why ad-hoc SQL is refused', async () => {
+    const secret = await tokenOf('auditor');
+    expect(await runnableNames(env.origin, secret, ALL)).toEqual([]);
+    expect(await catalogNames(env.origin, secret, ALL)).toEqual([]);
+    const refused = await as(env.origin, secret).sql('examples', 'select 1');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatch(/data\.run/);
+    // Browsing needs only connections.read, which every role has.
+    expect((await as(env.origin, secret).get('/connections/examples/schema')).status).toBe(200);
+  });
+});
+
 describe("the catalog's caller", () => {
   it("reports the key's name, write settings narrowed by the server, and rate limits", async () => {
     const { name, secret } = await makeKey(env.origin, { connections: [env.pg], allow_writes: true, allowed_write_ops: ['insert'], rate_limit: '100/minute' });
