@@ -69,7 +69,7 @@ export const identifyCaller = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /** The token of `Authorization: Bearer <token>`; other schemes are not credentials here. */
-function bearer(header: string | undefined): string | undefined {
+export function bearer(header: string | undefined): string | undefined {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match ? match[1] : undefined;
 }

@@ -1,16 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { SluiceError } from '../errors.ts';
+import { bearer } from '../http/caller.ts';
 import type { AppEnv } from '../http/context.ts';
 import { renderMetrics } from '../observability/metrics.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
-
-/** The token of `Authorization: Bearer <token>`, or null. */
-function bearer(header: string | undefined): string | null {
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
-  return match ? match[1] : null;
-}
 
 /**
  * GET /metrics: the Prometheus text exposition. Public (spec, Authentication
@@ -23,7 +18,7 @@ export const metricsRoute = new Hono<AppEnv>().get('/metrics', async (c) => {
   const token = deps.env.SLUICE_METRICS_TOKEN;
   if (token !== undefined) {
     const presented = bearer(c.req.header('authorization'));
-    if (presented === null || !timingSafeEqual(digest(presented), digest(token))) {
+    if (presented === undefined || !timingSafeEqual(digest(presented), digest(token))) {
       c.header('WWW-Authenticate', 'Bearer realm="metrics"');
       throw new SluiceError('unauthorized', 'Metrics need Authorization: Bearer <SLUICE_METRICS_TOKEN>');
     }
