@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../origin/app.ts';
 import type { AppDeps } from '../../origin/http/context.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { ADMIN_KEY, type Reply, adminWithToken, apiKey, asAdmin, bearer, expectError, expectStatus, expectUnauthorized, scopedKey, unique } from './fixtures.ts';
+import { ADMIN_KEY, type Reply, apiKey, asAdmin, bearer, expectError, expectStatus, expectUnauthorized, unique } from './fixtures.ts';
 
 /**
  * The shared security test: every protected route of the origin (read from
