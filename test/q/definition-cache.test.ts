@@ -10,8 +10,8 @@ import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts'
  * `/q/<name>` reads saved-query definitions from an in-process cache (ADR
  * 0010). Every query verb's change must show on the very next `/q` request
  * of the origin that made it, and on another origin sharing the PostgreSQL
- * store as soon as its notification arrives (polled here, under 2 s): never
- * a stale minute. Each step first runs the query on every origin, so the
+ * store as soon as its notification arrives (polled here; bounded at 10 s,
+ * generous for a loaded machine, and far below the minute an entry can live). Each step first runs the query on every origin, so the
  * definition is cached where the change has to reach. The origins have a
  * server key, so a scoped key with a `collections` grant can show moves and
  * collection renames (nothing else about a query's collection shows on `/q`).
@@ -27,6 +27,8 @@ let solo: Origin;
 const CONNECTION = 'cachetest';
 const ADMIN_KEY = 'defcache-admin-key-0123456789';
 const asAdmin = { 'x-api-key': ADMIN_KEY };
+/** How soon another origin must show a change (its notification, under load); a missed one would take a minute. */
+const PROPAGATION_MS = 10_000;
 
 beforeAll(async () => {
   database = await freshDatabase();
@@ -72,7 +74,7 @@ async function reaches(o: Origin, name: string, expected: Omit<Seen, 'cache'>, q
   for (;;) {
     const seen = await q(o, name, query, key);
     if (seen.status === expected.status && seen.v === expected.v) return Date.now() - started;
-    if (Date.now() - started > 5000) throw new Error(`still ${JSON.stringify(seen)} after 5 s, expected ${JSON.stringify(expected)}`);
+    if (Date.now() - started > 15_000) throw new Error(`still ${JSON.stringify(seen)} after 15 s, expected ${JSON.stringify(expected)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -93,14 +95,14 @@ const create = (o: Origin, name: string, sql: string, extra: Record<string, unkn
 /**
  * One change made on `maker`: `expected` must be what `maker` answers on its
  * very next request, and what every other origin on the store answers
- * within 2 s. Every origin has the definition cached beforehand.
+ * within PROPAGATION_MS. Every origin has the definition cached beforehand.
  */
 async function changeShows(maker: Origin, others: Origin[], name: string, change: () => Promise<unknown>, expected: Omit<Seen, 'cache'>, query = '', key = ADMIN_KEY) {
   for (const o of [maker, ...others]) await q(o, name, query, key);
   await change();
   const next = await q(maker, name, query, key);
   expect({ status: next.status, v: next.v }).toEqual(expected);
-  for (const o of others) expect(await reaches(o, name, expected, query, key)).toBeLessThan(2000);
+  for (const o of others) expect(await reaches(o, name, expected, query, key)).toBeLessThan(PROPAGATION_MS);
 }
 
 describe.each([
@@ -114,7 +116,7 @@ describe.each([
     for (const o of all) expect(await q(o, name)).toMatchObject(gone(name));
     await create(maker, name, 'select 1 as v');
     expect(await q(maker, name)).toMatchObject({ status: 200, v: 1 });
-    for (const o of others) expect(await reaches(o, name, { status: 200, v: 1 })).toBeLessThan(2000);
+    for (const o of others) expect(await reaches(o, name, { status: 200, v: 1 })).toBeLessThan(PROPAGATION_MS);
 
     // A draft: the published version keeps serving; the draft answers by number.
     await changeShows(maker, others, name, () => ok(call(maker, 'POST', `${at(name)}/versions`, { sql: 'select 2 as v', connection_name: CONNECTION }), 201), { status: 200, v: 2 }, 'version=2');
@@ -147,7 +149,7 @@ describe.each([
     const all = [maker, ...others];
     const name = unique('defcache');
     await create(maker, name, 'select 5 as v');
-    for (const o of all) expect(await reaches(o, name, { status: 200, v: 5 })).toBeLessThan(2000);
+    for (const o of all) expect(await reaches(o, name, { status: 200, v: 5 })).toBeLessThan(PROPAGATION_MS);
     for (const o of all) expect((await q(o, name)).cache).toBeNull();
 
     await ok(call(maker, 'PATCH', `${at(name)}/versions/1`, { cache_ttl: 60 }));
@@ -168,7 +170,7 @@ describe.each([
     const key = await ok(call(maker, 'POST', '/api/v1/api-keys', { name: unique('key'), collections: [collection] }), 201);
     const mine = { status: 200, v: 9 };
     const notMine = gone(name);
-    for (const o of all) expect(await reaches(o, name, mine, '', key.secret)).toBeLessThan(2000);
+    for (const o of all) expect(await reaches(o, name, mine, '', key.secret)).toBeLessThan(PROPAGATION_MS);
 
     await changeShows(maker, others, name, () => ok(call(maker, 'PATCH', at(name), { collection: `${collection}-elsewhere` })), notMine, '', key.secret);
     await changeShows(maker, others, name, () => ok(call(maker, 'PATCH', at(name), { collection })), mine, '', key.secret);
@@ -183,7 +185,7 @@ describe.each([
 async function until(condition: () => Promise<boolean>): Promise<void> {
   const started = Date.now();
   while (!(await condition())) {
-    if (Date.now() - started > 2000) throw new Error('not reached within 2 s');
+    if (Date.now() - started > PROPAGATION_MS) throw new Error(`not reached within ${PROPAGATION_MS} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
