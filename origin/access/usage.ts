@@ -134,6 +134,11 @@ export class CallerUsage {
     return live ? { ...live } : { queries: 0, errors: 0, rows: 0 };
   }
 
+  /** Drops this origin's live counts of a caller (forgetting a caller); stored counts are the verb's to delete. */
+  forget(callerName: string): void {
+    this.counters.delete(callerName);
+  }
+
   /** Requests a key has running on this origin now. */
   runningFor(keyId: number): number {
     return this.running.get(keyId) ?? 0;

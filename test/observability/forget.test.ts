@@ -137,3 +137,16 @@ async function replayAll(): Promise<string> {
   expect((text.match(/^event: run$/gm) ?? []).length).toBe(n);
   return text;
 }
+
+describe('forget a key', () => {
+  it("clears a key's live usage on this origin as well as its stored counts", async () => {
+    const name = unique('forgotten_key');
+    const made = await o.api('POST', '/api/v1/api-keys', { name, connections: ['*'] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const ran = await o.origin.call('POST', '/execute_sql', { sql: 'select 1 as n', connection_name: o.pg }, { 'X-API-Key': made.body.secret });
+    expect(ran.status, JSON.stringify(ran.body)).toBe(200);
+    await eventually(async () => (await o.api('GET', `/api/v1/api-keys/${name}`)).body.usage?.queries === 1, 'the key run counted');
+    expect((await forget(name)).status).toBe(200);
+    expect((await o.api('GET', `/api/v1/api-keys/${name}`)).body.usage).toMatchObject({ queries: 0, errors: 0, rows: 0 });
+  });
+});

@@ -39,12 +39,14 @@ export async function forgetCaller(
     const counts = await countOf(deps.store.db, input.caller);
     return { caller_sha256: target, dry_run: true, runs: counts.runs, events: counts.runs, usage_counters: counts.usage };
   }
-  return deps.store.db.transaction(async (tx) => {
+  const result = await deps.store.db.transaction(async (tx) => {
     const runCount = await deletedCount(tx, sql`delete from ${runs} where ${runs.keyName} = ${input.caller} returning 1`);
     const usage = await deletedCount(tx, sql`delete from ${usageCounters} where ${usageCounters.caller} = ${input.caller} returning 1`);
     await recordAudit(tx, { actor: actor.name, action: 'forget_caller', target, changes: { runs: runCount, usage_counters: usage } });
     return { caller_sha256: target, dry_run: false, runs: runCount, events: runCount, usage_counters: usage };
   });
+  deps.callerUsage.forget(input.caller);
+  return result;
 }
 
 async function countOf(db: StoreDb, caller: string): Promise<{ runs: number; usage: number }> {
