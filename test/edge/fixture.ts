@@ -3,7 +3,7 @@ import { type Server, type Socket, createServer as createTcpServer, connect } fr
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { unique } from '../api/connections-fixtures.ts';
-import { type Edge, edgeSecret, freePort, startEdge, waitForLog } from '../harness/edge.ts';
+import { type Edge, edgeFetch, edgeSecret, freePort, startEdge, waitForLog } from '../harness/edge.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 
 /**
@@ -51,7 +51,7 @@ async function asAnswer(res: Response): Promise<Answer> {
 
 const send = (base: string) => async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   asAnswer(
-    await fetch(base + path, {
+    await edgeFetch(base + path, {
       method,
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { type Edge, edgeSecret, freePort, startEdge, waitForLog } from './edge.ts';
+import { type Edge, edgeFetch, edgeSecret, freePort, startEdge, waitForLog } from './edge.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
@@ -161,7 +161,7 @@ async function startBehindEdge(options: OriginOptions): Promise<Origin> {
       rest.body = JSON.stringify(json);
       rest.headers = { 'content-type': 'application/json', ...(rest.headers as Record<string, string>) };
     }
-    return fetch(edge.url + path, rest);
+    return edgeFetch(edge.url + path, rest);
   };
   return {
     ...origin,
