@@ -16,6 +16,7 @@ import { describeMachine } from './lib/machine.ts';
 import { ROOT } from './lib/process.ts';
 import { writeResult } from './lib/report.ts';
 import { drivers } from './scenarios/drivers.ts';
+import { edgeCache } from './scenarios/edge-cache.ts';
 import { formats } from './scenarios/formats.ts';
 import { pagedJson } from './scenarios/paged-json.ts';
 import { savedQuery } from './scenarios/saved-query.ts';
@@ -25,7 +26,7 @@ import { streamParquet } from './scenarios/stream-parquet.ts';
 import { streamPostgres } from './scenarios/stream-postgres.ts';
 
 /** Run when no scenario is named. */
-const DEFAULT: Scenario[] = [streamCsv, streamParquet, streamPostgres, smallQuery, pagedJson, savedQuery];
+const DEFAULT: Scenario[] = [streamCsv, streamParquet, streamPostgres, smallQuery, pagedJson, savedQuery, edgeCache];
 /** Run only when named: the parts alone (serializers, driver cursors). */
 const EXTRA: Scenario[] = [formats, drivers];
 const SCENARIOS = [...DEFAULT, ...EXTRA];
