@@ -1,13 +1,12 @@
 import type { Context } from 'hono';
 import { cacheKey } from '../../shared/cache-key.ts';
 import { noneMatch } from '../../shared/etag.ts';
+import { REPLAYED_HEADERS } from '../../shared/http/replayed-headers.ts';
 import { addCors } from '../answers.ts';
 import { forward } from '../forward.ts';
 import type { EdgeEnv } from '../gate.ts';
 import { cachePlan } from './plan.ts';
 
-/** Headers of a page replayed on a hit besides its content type, as the origin replays them (origin/cache/serve.ts). */
-const REPLAYED = ['x-page', 'x-page-size', 'x-has-more', 'content-disposition'];
 /** When a stored entry stops being served (ms): the Workers cache keeps whole seconds. */
 const EXPIRES = 'x-sluice-expires';
 
@@ -43,7 +42,7 @@ export async function serveSavedQuery(c: Context<EdgeEnv>): Promise<Response> {
   if (res.status !== 200 || etag === null || seconds <= 0) return res;
   const body = await res.arrayBuffer();
   const kept = new Headers({ 'content-type': res.headers.get('content-type') ?? 'application/octet-stream', etag, 'cache-control': `public, max-age=${seconds}`, [EXPIRES]: String(now + seconds * 1000) });
-  for (const name of REPLAYED) {
+  for (const name of REPLAYED_HEADERS) {
     const value = res.headers.get(name);
     if (value !== null) kept.set(name, value);
   }
@@ -58,7 +57,7 @@ function replay(c: Context<EdgeEnv>, stored: Response, secondsLeft: number): Res
   const cacheControl = `private, max-age=${secondsLeft}`;
   if (noneMatch(c.req.header('if-none-match'), etag)) return notModified(c, etag, cacheControl, 'HIT', null);
   const headers = new Headers({ ETag: etag, 'Cache-Control': cacheControl, 'X-Cache': 'HIT', 'Content-Type': stored.headers.get('content-type')! });
-  for (const name of REPLAYED) {
+  for (const name of REPLAYED_HEADERS) {
     const value = stored.headers.get(name);
     if (value !== null) headers.set(name, value);
   }

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import type { RunInput } from '../services/query/run-sql.ts';
 import { noneMatch } from '../../shared/etag.ts';
+import { REPLAYED_HEADERS } from '../../shared/http/replayed-headers.ts';
 import { responseCacheKey, responseEtag } from './key.ts';
 import { type CacheEntry, type CacheMeta, type CachedResponse, secondsLeft } from './response-cache.ts';
 
@@ -15,9 +16,6 @@ export interface CacheableRun {
   isRead: boolean;
   input: RunInput;
 }
-
-/** Headers of a page replayed on a hit, besides the content type. */
-const REPLAYED = ['x-page', 'x-page-size', 'x-has-more', 'content-disposition'];
 
 /**
  * Answers a saved-query run through the response cache: a live entry is
@@ -62,7 +60,7 @@ export async function respondCached(c: Context<AppEnv>, target: CacheableRun, ru
   if (response.status !== 200 || response.body === null) return response;
   const body = new Uint8Array(await response.arrayBuffer());
   const headers: Record<string, string> = {};
-  for (const name of REPLAYED) {
+  for (const name of REPLAYED_HEADERS) {
     const value = response.headers.get(name);
     if (value !== null) headers[name] = value;
   }
