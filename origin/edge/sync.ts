@@ -4,7 +4,7 @@ import type { Env } from '../env.ts';
 import type { Store, StoreDb } from '../store/open.ts';
 import type { DirectoryPush, DirectoryState, PushAnswer } from '../../shared/edge/directory.ts';
 import { DIRECTORY_PATH, SIGNATURE_HEADER, sign } from '../../shared/edge/protocol.ts';
-import { diffDirectory } from './diff.ts';
+import { diffDirectory, noChanges } from './diff.ts';
 import { readDirectory } from './directory.ts';
 
 /**
@@ -82,7 +82,7 @@ export class EdgeSync {
    */
   changed(options: { evictCache?: boolean } = {}): Promise<boolean> {
     if (options.evictCache) this.evictions++;
-    const pushed = this.enqueue();
+    const pushed = this.enqueue(false);
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), this.waitMs);
@@ -99,32 +99,36 @@ export class EdgeSync {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.enqueue(), delayMs);
+    this.timer = setTimeout(() => void this.enqueue(true), delayMs);
     this.timer.unref();
   }
 
-  /** Queues one push after those already queued; resolves whether it reached the edge (never rejects). */
-  private enqueue(): Promise<boolean> {
-    const run = this.chain.then(() => this.pushOnce());
+  /**
+   * Queues one push after those already queued; resolves whether it reached
+   * the edge (never rejects). A `renew` push is sent even with no changes:
+   * heartbeats and retries; after a change, an empty one is skipped.
+   */
+  private enqueue(renew: boolean): Promise<boolean> {
+    const run = this.chain.then(() => this.pushOnce(renew));
     this.chain = run;
     return run;
   }
 
-  private async pushOnce(): Promise<boolean> {
+  private async pushOnce(renew: boolean): Promise<boolean> {
     if (this.stopped) return false;
     try {
       const { store } = this.options;
       if (store.kind === 'postgres') {
         await store.db.transaction(async (tx) => {
           await tx.execute(sql`select pg_advisory_xact_lock(${PUSH_LOCK})`);
-          await this.push(tx as unknown as StoreDb);
+          await this.push(tx as unknown as StoreDb, renew);
         });
       } else {
-        await this.push(store.db);
+        await this.push(store.db, renew);
       }
       if (this.failures > 0) this.options.logger.info({ edge: this.options.url }, 'edge reachable again; directory in sync');
+      if (this.failures > 0 || renew) this.schedule(this.heartbeatMs);
       this.failures = 0;
-      this.schedule(this.heartbeatMs);
       return true;
     } catch (err) {
       if (this.failures === 0) {
@@ -139,15 +143,15 @@ export class EdgeSync {
     }
   }
 
-  private async push(db: StoreDb): Promise<void> {
+  private async push(db: StoreDb, renew: boolean): Promise<void> {
     const state = await readDirectory(db, this.options.env);
     const evictions = this.evictions;
     const evictCache = evictions > this.evictionsSent;
     const common = { ts: Date.now(), leaseMs: this.options.leaseMs, ...(evictCache ? { evictCache } : {}) };
     const acked = this.acked;
-    let message: DirectoryPush = acked
-      ? { ...common, seq: acked.seq + 1, base: acked.seq, changes: diffDirectory(acked.state, state) }
-      : { ...common, seq: Date.now(), full: state };
+    const changes = acked ? diffDirectory(acked.state, state) : null;
+    if (acked && changes && noChanges(changes) && !evictCache && !renew) return;
+    let message: DirectoryPush = acked ? { ...common, seq: acked.seq + 1, base: acked.seq, changes: changes! } : { ...common, seq: Date.now(), full: state };
     try {
       await this.post(message);
     } catch (err) {
