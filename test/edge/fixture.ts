@@ -29,6 +29,8 @@ export interface Stack {
   secret: string;
   /** Requests the origin received through the spy, as `METHOD path`. */
   reached: string[];
+  /** The headers of each of them, in the same order. */
+  reachedHeaders: IncomingHttpHeaders[];
   /** Cuts (true) or restores (false) the origin's way to the edge. */
   cutLink(cut: boolean): void;
   /** Through the edge. */
@@ -62,9 +64,10 @@ const listen = (server: Server | ReturnType<typeof createServer>) =>
   new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 
 /** An HTTP proxy to `port` that notes each request; streams both ways. */
-function spyOn(port: () => number, reached: string[]) {
+function spyOn(port: () => number, reached: string[], reachedHeaders: IncomingHttpHeaders[]) {
   return createServer((req, res) => {
     reached.push(`${req.method} ${req.url}`);
+    reachedHeaders.push(req.headers);
     const upstream = request({ host: '127.0.0.1', port: port(), method: req.method, path: req.url, headers: req.headers as IncomingHttpHeaders }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
@@ -110,9 +113,10 @@ export interface StackOptions {
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const reached: string[] = [];
+  const reachedHeaders: IncomingHttpHeaders[] = [];
   const secret = edgeSecret();
   const originPort = await freePort();
-  const spy = spyOn(() => originPort, reached);
+  const spy = spyOn(() => originPort, reached, reachedHeaders);
   const spyPort = await listen(spy);
   const edge = await startEdge({ originUrl: `http://127.0.0.1:${spyPort}`, secret });
   const edgePort = Number(new URL(edge.url).port);
@@ -134,6 +138,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     edge,
     secret,
     reached,
+    reachedHeaders,
     cutLink: (cut) => pushLink.set(cut),
     call: send(edge.url),
     direct: send(origin.url),

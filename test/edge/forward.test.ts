@@ -1,0 +1,78 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASSERTION_HEADER } from '../../shared/edge/protocol.ts';
+import { ADMIN, ADMIN_KEY, type Stack, createQuery, startStack } from './fixture.ts';
+
+/** What the edge sends on to the origin, and how. */
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.stop());
+
+/** A raw request (fetch refuses to send Connection and its kin). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject).end();
+  });
+}
+
+describe('forwarding to the origin', () => {
+  it('sends the signed assertion instead of the key, never a client’s own assertion, and no hop-by-hop headers', async () => {
+    const res = await rawGet(`${stack.edge.url}/api/v1/me`, {
+      'X-API-Key': ADMIN_KEY,
+      [ASSERTION_HEADER]: 'a.client-made-assertion',
+      Connection: 'keep-alive, X-Hop-Only',
+      'X-Hop-Only': 'for the edge alone',
+      'X-End-To-End': 'kept',
+    });
+    expect(res.status).toBe(200);
+    const sent = stack.reachedHeaders.at(-1)!;
+    expect(stack.reached.at(-1)).toBe('GET /api/v1/me');
+    expect(sent['x-api-key']).toBeUndefined();
+    expect(sent['x-hop-only']).toBeUndefined();
+    expect(sent['x-end-to-end']).toBe('kept');
+    expect(sent[ASSERTION_HEADER.toLowerCase()]).toMatch(/^[A-Za-z0-9_-]+\.[0-9a-f]{64}$/);
+    expect(sent[ASSERTION_HEADER.toLowerCase()]).not.toBe('a.client-made-assertion');
+  });
+
+  it('passes a stream through as it comes: events arrive while the response is still open', async () => {
+    const query = await createQuery(stack, { sql: 'SELECT 1 AS one' });
+    const controller = new AbortController();
+    const res = await fetch(`${stack.edge.url}/events`, { headers: ADMIN, signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = '';
+    const until = async (text: string) => {
+      while (!seen.includes(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before "${text}": ${seen}`);
+        seen += decoder.decode(value, { stream: true });
+      }
+    };
+    try {
+      await until(': connected');
+      const run = await stack.call('GET', `/q/${query}`, undefined, ADMIN);
+      expect(run.status).toBe(200);
+      await until('event: run');
+      expect(seen).toContain(run.headers.get('x-request-id')!);
+    } finally {
+      controller.abort();
+    }
+  });
+
+  it('streams a request body to the origin and a streamed download back', async () => {
+    const res = await stack.call('POST', '/execute_sql?stream=true&format=csv', { sql: 'SELECT * FROM range(3) t(n)', connection_name: 'examples' }, ADMIN);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment/);
+    expect(String(res.body).trim().split(/\r?\n/)).toEqual(['n', '0', '1', '2']);
+  });
+});
