@@ -103,6 +103,11 @@ export const gate = createMiddleware<EdgeEnv>(async (c, next) => {
   };
   c.set('gate', state);
   if (!lookup.fresh) return next();
+  // A browser's preflight to a listed origin is answered by the origin's CORS, before any limit or key.
+  if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') && c.req.header('origin') && lookup.settings.corsOrigins.length > 0) {
+    state.clientLimited = false;
+    return next();
+  }
 
   const answer = (res: Response) => {
     for (const [name, value] of state.headers) res.headers.set(name, value);
