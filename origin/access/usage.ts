@@ -205,8 +205,12 @@ export class CallerUsage {
     }, this.flushIntervalMs).unref();
   }
 
+  /** Writes until nothing is pending, so a flush that joins a drain already under way also covers counts added since. */
   private async drain(): Promise<void> {
-    if (this.pending.size === 0) return;
+    while (this.pending.size > 0) if (!(await this.writeBatch())) return;
+  }
+
+  private async writeBatch(): Promise<boolean> {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     try {
@@ -223,7 +227,9 @@ export class CallerUsage {
     } catch (err) {
       for (const d of batch) this.add(d.caller, d.period, d.calls, d.rows);
       this.options.logger.warn({ err: { message: (err as Error).message } }, 'usage counters not written: kept for the next try');
+      return false;
     }
+    return true;
   }
 }
 
