@@ -76,7 +76,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   server.close();
-  await edgeSync?.stop().catch(() => {});
+  edgeSync?.stop();
   await drivers.closeAll().catch(() => {});
   // Queued runs are written before the store closes.
   await history.close().catch(() => {});

@@ -90,10 +90,10 @@ export class EdgeSync {
     return Promise.race([pushed, waited]).finally(() => clearTimeout(timer));
   }
 
-  stop(): Promise<unknown> {
+  /** No push starts after this; one under way is left to end with the process (shutdown never waits on the edge). */
+  stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    return this.chain;
   }
 
   private schedule(delayMs: number): void {
