@@ -1,6 +1,8 @@
 import { renameFields } from '../collections/rename.ts';
 import * as key from '../keys/fields.ts';
 import * as role from '../roles/fields.ts';
+import * as administrator from '../administrators/fields.ts';
+import * as workspace from '../workspaces/fields.ts';
 import * as connection from '../connections/fields.ts';
 import { MAX_LIMIT } from '../history/filters.ts';
 import { LIST_STATUSES } from '../queries/list.ts';
@@ -27,6 +29,9 @@ export const MANAGEMENT_TAGS = [
   { name: 'Management: audit', description: 'The hash-chained audit log, its verification and delivery' },
   { name: 'Management: alerts', description: 'Alerts firing now' },
   { name: 'Management: secrets', description: 'Stored passwords under SLUICE_SECRET_KEY' },
+  { name: 'Management: administrators', description: 'Named administrators, their roles and sign-in tokens; who is calling' },
+  { name: 'Management: workspaces', description: 'Workspaces and their members' },
+  { name: 'Management: usage', description: "Every caller's calls and rows against quotas" },
 ];
 
 const text = { type: 'string' };
@@ -139,6 +144,28 @@ const roleRows: Row[] = [
   ['delete', '/{name}', 'deleteRole', 'Delete a role; keys created from it are untouched', { parameters: [IF_MATCH] }],
 ];
 
+const administratorRows: Row[] = [
+  ['get', '', 'listAdministrators', 'List administrators with their token counts'],
+  ['post', '', 'createAdministrator', 'Create an administrator (owners only)', { body: jsonBody(administrator.createFields), responses: created }],
+  ['get', '/{name}', 'getAdministrator', 'Read an administrator, with its ETag'],
+  ['patch', '/{name}', 'updateAdministrator', 'Change role, email or active (owners only)', { body: jsonBody(administrator.updateFields), parameters: [IF_MATCH] }],
+  ['delete', '/{name}', 'deleteAdministrator', 'Remove an administrator and their tokens (owners only)', { parameters: [IF_MATCH] }],
+  ['get', '/{name}/tokens', 'listAdministratorTokens', 'Tokens (never secrets)'],
+  ['post', '/{name}/tokens', 'issueAdministratorToken', 'Issue a token; the secret is shown once', { body: jsonBody(administrator.issueFields, false), responses: created }],
+  ['delete', '/{name}/tokens/{id}', 'revokeAdministratorToken', 'Revoke one token'],
+];
+
+const workspaceRows: Row[] = [
+  ['get', '', 'listWorkspaces', 'Workspaces the caller may see'],
+  ['post', '', 'createWorkspace', 'Create a workspace (owners only)', { body: jsonBody(workspace.createFields), responses: created }],
+  ['get', '/{name}', 'getWorkspace', 'Read a workspace, with its ETag'],
+  ['patch', '/{name}', 'updateWorkspace', 'Change its description (owners only)', { body: jsonBody(workspace.updateFields), parameters: [IF_MATCH] }],
+  ['delete', '/{name}', 'deleteWorkspace', 'Delete an empty workspace other than default (owners only)', { parameters: [IF_MATCH] }],
+  ['get', '/{name}/members', 'listWorkspaceMembers', 'Members and their roles'],
+  ['put', '/{name}/members/{admin}', 'putWorkspaceMember', "Add a member or change their role (server or workspace owner)", { body: jsonBody(workspace.memberFields) }],
+  ['delete', '/{name}/members/{admin}', 'removeWorkspaceMember', 'Remove a member (server or workspace owner)'],
+];
+
 const auditRows: Row[] = [
   [
     'get',
@@ -172,6 +199,10 @@ export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
   ...expand('/api/v1/cache', 'Management: cache', cacheRows),
   ...expand('/api/v1/api-keys', 'Management: API keys', keyRows),
   ...expand('/api/v1/roles', 'Management: roles', roleRows),
+  ...expand('/api/v1/administrators', 'Management: administrators', administratorRows),
+  ...expand('/api/v1/me', 'Management: administrators', [['get', '', 'getMe', 'Who is calling: name, role, via, capabilities, data access, workspace, workspaces']]),
+  ...expand('/api/v1/workspaces', 'Management: workspaces', workspaceRows),
+  ...expand('/api/v1/usage/quotas', 'Management: usage', [['get', '', 'getQuotaUsage', "Every caller's calls and rows for the current day and month, with each key's quota"]]),
   ...expand('/api/v1/audit', 'Management: audit', auditRows),
   ...expand('/api/v1/alerts', 'Management: alerts', [['get', '', 'listAlerts', 'Alerts firing now']]),
   ...expand('/api/v1/settings/rekey', 'Management: secrets', [
