@@ -48,5 +48,5 @@ export const actingWorkspace = createMiddleware<AppEnv>(async (c, next) => {
   await accessChangeScope(next, () => !c.error && c.res.status < 400);
 });
 
-/** The workspace a list is limited to: the acting one on a `/w/<workspace>/` path; none (everything) on plain `/api/v1`. */
+/** The workspace a list or a lookup by name is limited to: the acting one on a `/w/<workspace>/` path; none (everything) on plain `/api/v1`. */
 export const listedWorkspace = (c: Context<AppEnv>): string | undefined => (c.get('workspaceScoped') ? c.get('workspace') : undefined);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { ConnectionSettings } from '../../drivers/types.ts';
 import { SluiceError } from '../../errors.ts';
 import type { AppDeps } from '../../http/context.ts';
@@ -16,9 +16,14 @@ export const connectionNotFound = (name: string) =>
 export const connectionInactive = (name: string) =>
   new SluiceError('connection_inactive', `Connection "${name}" is inactive`);
 
-/** The row of a connection, or 404 `connection_not_found`. With `forUpdate`, the row stays locked until the transaction ends. */
-export async function findConnection(db: StoreDb, name: string, { forUpdate = false } = {}): Promise<ConnectionRow> {
-  const query = db.select().from(connections).where(eq(connections.name, name));
+/**
+ * The row of a connection, or 404 `connection_not_found`. `workspace` (a
+ * workspace-scoped call) hides connections of other workspaces. With
+ * `forUpdate`, the row stays locked until the transaction ends.
+ */
+export async function findConnection(db: StoreDb, name: string, { workspace, forUpdate = false }: { workspace?: string; forUpdate?: boolean } = {}): Promise<ConnectionRow> {
+  const where = workspace === undefined ? eq(connections.name, name) : and(eq(connections.name, name), eq(connections.workspace, workspace));
+  const query = db.select().from(connections).where(where);
   const [row] = forUpdate ? await query.for('update') : await query;
   if (!row) throw connectionNotFound(name);
   return row;

@@ -20,14 +20,15 @@ export interface ProbeTarget {
   redact: Redactor;
 }
 
-export async function probeTarget(deps: AppDeps, input: ProbeFields): Promise<ProbeTarget> {
+/** `workspace` (a workspace-scoped call): a saved connection of another workspace is unknown. */
+export async function probeTarget(deps: AppDeps, input: ProbeFields, workspace?: string): Promise<ProbeTarget> {
   const { name, db, ...rest } = input;
   if (db === undefined) {
     const others = Object.entries(rest).filter(([, value]) => value !== undefined).map(([key]) => key);
     if (name === undefined || others.length > 0) {
       throw badRequest('Send either {"name": ...} of a saved connection, or unsaved fields including db', { errors: { db: 'required' } });
     }
-    const row = await findConnection(deps.store.db, name);
+    const row = await findConnection(deps.store.db, name, { workspace });
     const settings = settingsOf(deps, row);
     return { saved: row.name, settings, redact: createRedactor(settings.password) };
   }

@@ -18,14 +18,14 @@ export async function removeConnection(
   actor: Caller,
   name: string,
   input: { reason?: unknown },
-  ifMatch?: string,
+  { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {},
 ): Promise<DeletedConnectionView> {
   const reason = typeof input.reason === 'string' ? input.reason.trim() : '';
   if (reason === '') {
     throw new SluiceError('reason_required', 'Deleting a connection needs a reason: send {"reason": "..."}');
   }
   const deleted = await deps.store.db.transaction(async (tx) => {
-    const current = await findConnection(tx, name, { forUpdate: true });
+    const current = await findConnection(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, current);
     const snapshot = {
       ...auditSnapshot(current.name, rowFields(current)),

@@ -13,16 +13,18 @@ export interface SchemaOptions {
    * inspect an inactive one.
    */
   requireActive: boolean;
+  /** A workspace-scoped management call: a connection of another workspace is unknown. */
+  workspace?: string;
 }
 
 /** Tables and columns of a connection: `{tables, truncated}`. */
 export async function connectionSchema(deps: AppDeps, name: string, options: SchemaOptions): Promise<SchemaListing> {
-  const { name: saved, settings } = options.requireActive ? await connectionForRun(deps, name) : await savedSettings(deps, name);
+  const { name: saved, settings } = options.requireActive ? await connectionForRun(deps, name) : await savedSettings(deps, name, options.workspace);
   const listing = await deps.drivers.get(saved, settings).schema({ database: options.database, maxColumns: SCHEMA_MAX_COLUMNS });
   return { tables: listing.tables, truncated: listing.truncated };
 }
 
-async function savedSettings(deps: AppDeps, name: string) {
-  const row = await findConnection(deps.store.db, name);
+async function savedSettings(deps: AppDeps, name: string, workspace: string | undefined) {
+  const row = await findConnection(deps.store.db, name, { workspace });
   return { name: row.name, settings: settingsOf(deps, row) };
 }

@@ -13,8 +13,8 @@ export interface TestResult {
  * (`{name}`) or unsaved fields. Nothing is saved. Any failure is 502
  * `connection_failed` with the database's message, password redacted, in `detail`.
  */
-export async function testConnection(deps: AppDeps, input: ProbeFields): Promise<TestResult> {
-  const target = await probeTarget(deps, input);
+export async function testConnection(deps: AppDeps, input: ProbeFields, { workspace }: { workspace?: string } = {}): Promise<TestResult> {
+  const target = await probeTarget(deps, input, workspace);
   const started = performance.now();
   try {
     await withProbeDriver(deps, target, (driver) => driver.test());

@@ -25,10 +25,10 @@ export async function updateConnection(
   actor: Caller,
   name: string,
   input: UpdateFields,
-  ifMatch?: string,
+  { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {},
 ): Promise<ConnectionRead> {
   const { row, changed } = await deps.store.db.transaction(async (tx) => {
-    const current = await findConnection(tx, name, { forUpdate: true });
+    const current = await findConnection(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, current);
     if (input.name !== undefined && input.name !== current.name) {
       throw badRequest('A connection cannot be renamed: create one under the new name and delete this one', {

@@ -1,8 +1,8 @@
 import { type SQL, and, desc, eq, gte, lt } from 'drizzle-orm';
 import type { AppDeps } from '../../http/context.ts';
-import { type RunRow, queries, runs } from '../../store/schema/index.ts';
+import { type RunRow, runs } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
-import { queryNotFound } from '../queries/lookup.ts';
+import { findQuery } from '../queries/lookup.ts';
 import { type HistoryFilters, encodeCursor } from './filters.ts';
 
 export interface RunItem {
@@ -56,13 +56,13 @@ export async function listRuns(deps: Pick<AppDeps, 'store'>, filters: HistoryFil
 }
 
 /**
- * One saved query's runs (404 `query_not_found` for an unknown name). History
- * is kept by name and outlives a deleted query: only runs since this query
- * was created are its own.
+ * One saved query's runs (404 `query_not_found` for an unknown name, or one
+ * of another workspace on a workspace-scoped call). History is kept by name
+ * and outlives a deleted query: only runs since this query was created are
+ * its own.
  */
-export async function listQueryRuns(deps: Pick<AppDeps, 'store'>, name: string, filters: HistoryFilters): Promise<RunPage> {
-  const [query] = await deps.store.db.select({ createdAt: queries.createdAt }).from(queries).where(eq(queries.name, name));
-  if (!query) throw queryNotFound(name);
+export async function listQueryRuns(deps: Pick<AppDeps, 'store'>, name: string, filters: HistoryFilters, { workspace }: { workspace?: string } = {}): Promise<RunPage> {
+  const query = await findQuery(deps.store.db, name, { workspace });
   return listRuns(deps, { ...filters, query: name }, { notBefore: query.createdAt });
 }
 

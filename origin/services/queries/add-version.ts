@@ -19,14 +19,14 @@ export async function addVersion(
   actor: Caller,
   name: string,
   input: VersionFields,
-  ifMatch?: string,
+  { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {},
 ): Promise<QueryRead & { version: number }> {
   // An unknown query is a 404 before any definition problem.
-  await findQuery(deps.store.db, name);
+  await findQuery(deps.store.db, name, { workspace });
   const definition = await checkDefinition(deps.store.db, input);
   const published = input.publish ?? false;
   return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
-    const current = await findQuery(tx, name, { forUpdate: true });
+    const current = await findQuery(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, current);
     const number = current.nextVersion;
     const [version] = await tx

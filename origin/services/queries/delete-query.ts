@@ -18,9 +18,9 @@ export interface DeletedQuery {
  * Deletes a query with every version: the `delete_query` change, a full
  * snapshot (each version's definition). Run history stays.
  */
-export async function deleteQuery(deps: AppDeps, actor: Caller, name: string, ifMatch?: string): Promise<DeletedQuery> {
+export async function deleteQuery(deps: AppDeps, actor: Caller, name: string, { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {}): Promise<DeletedQuery> {
   return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
-    const current = await findQuery(tx, name, { forUpdate: true });
+    const current = await findQuery(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, current);
     const versions = (await versionsOf(tx, current.id)).reverse();
     await tx.delete(queries).where(eq(queries.id, current.id));

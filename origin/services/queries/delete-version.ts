@@ -30,10 +30,10 @@ export async function deleteVersion(
   actor: Caller,
   name: string,
   version: number,
-  ifMatch?: string,
+  { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {},
 ): Promise<DeletedVersion> {
   return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
-    const current = await findQuery(tx, name, { forUpdate: true });
+    const current = await findQuery(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, current);
     const deleted = await findVersion(tx, current, version);
     const remaining = (await versionsOf(tx, current.id)).map((v) => v.version).filter((v) => v !== version);

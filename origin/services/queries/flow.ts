@@ -22,9 +22,9 @@ const DIALECTS: readonly string[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
  * the analysis cannot follow gives `error` and no tables: not a 4xx. Unknown
  * query or version: 404 `query_not_found` / `version_not_found`.
  */
-export async function queryFlow(deps: AppDeps, name: string, versionNumber: number): Promise<Flow> {
+export async function queryFlow(deps: AppDeps, name: string, versionNumber: number, { workspace }: { workspace?: string } = {}): Promise<Flow> {
   const db = deps.store.db;
-  const query = await findQuery(db, name);
+  const query = await findQuery(db, name, { workspace });
   const version = await findVersion(db, query, versionNumber);
   const base = { query: query.name, version: version.version };
   if (version.queryType !== 'sql' || version.sql === null) {

@@ -16,15 +16,15 @@ export function versionRead(query: QueryRow, row: QueryVersionRow, stats: RunSta
   };
 }
 
-/** A query with every version and its SQL, and its ETag; 404 `query_not_found`. */
-export async function getQuery(deps: AppDeps, name: string): Promise<QueryRead> {
-  return deps.store.db.transaction(async (tx) => readQuery(tx, await findQuery(tx, name)));
+/** A query with every version and its SQL, and its ETag; 404 `query_not_found` (also for one of another workspace on a workspace-scoped call). */
+export async function getQuery(deps: AppDeps, name: string, { workspace }: { workspace?: string } = {}): Promise<QueryRead> {
+  return deps.store.db.transaction(async (tx) => readQuery(tx, await findQuery(tx, name, { workspace })));
 }
 
 /** One version; 404 `query_not_found` or `version_not_found`. */
-export async function getVersion(deps: AppDeps, name: string, version: number): Promise<VersionRead> {
+export async function getVersion(deps: AppDeps, name: string, version: number, { workspace }: { workspace?: string } = {}): Promise<VersionRead> {
   return deps.store.db.transaction(async (tx) => {
-    const query = await findQuery(tx, name);
+    const query = await findQuery(tx, name, { workspace });
     return versionRead(query, await findVersion(tx, query, version), await runStats(tx, query));
   });
 }

@@ -9,9 +9,14 @@ export const queryNotFound = (name: string) => new SluiceError('query_not_found'
 export const versionNotFound = (name: string, version: number | string) =>
   new SluiceError('version_not_found', `Query "${name}" has no version ${version}`);
 
-/** The row of a query, or 404 `query_not_found`. With `forUpdate`, the row stays locked until the transaction ends. */
-export async function findQuery(db: StoreDb, name: string, { forUpdate = false } = {}): Promise<QueryRow> {
-  const query = db.select().from(queries).where(eq(queries.name, name));
+/**
+ * The row of a query, or 404 `query_not_found`. `workspace` (a
+ * workspace-scoped call) hides queries of other workspaces. With
+ * `forUpdate`, the row stays locked until the transaction ends.
+ */
+export async function findQuery(db: StoreDb, name: string, { workspace, forUpdate = false }: { workspace?: string; forUpdate?: boolean } = {}): Promise<QueryRow> {
+  const where = workspace === undefined ? eq(queries.name, name) : and(eq(queries.name, name), eq(queries.workspace, workspace));
+  const query = db.select().from(queries).where(where);
   const [row] = forUpdate ? await query.for('update') : await query;
   if (!row) throw queryNotFound(name);
   return row;

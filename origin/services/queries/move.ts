@@ -60,11 +60,11 @@ export async function moveQuery(
   actor: Caller,
   name: string,
   collection: string | null,
-  ifMatch?: string,
+  { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {},
 ): Promise<QueryRead> {
   assertCollectionName(collection);
   return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
-    const current = await findQuery(tx, name, { forUpdate: true });
+    const current = await findQuery(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, current);
     if (current.collection === collection) return readQuery(tx, current);
     const keys = await keysAffectedByMove(tx, name, current.collection, collection);

@@ -16,10 +16,10 @@ export async function publishVersion(
   actor: Caller,
   name: string,
   version: number,
-  ifMatch?: string,
+  { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {},
 ): Promise<QueryRead> {
   return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
-    const current = await findQuery(tx, name, { forUpdate: true });
+    const current = await findQuery(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, current);
     await findVersion(tx, current, version);
     if (current.publishedVersion === version) return readQuery(tx, current);

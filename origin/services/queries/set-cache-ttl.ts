@@ -18,10 +18,10 @@ export async function setCacheTtl(
   name: string,
   version: number,
   cacheTtl: number | null,
-  ifMatch?: string,
+  { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {},
 ): Promise<VersionRead> {
   return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
-    const current = await findQuery(tx, name, { forUpdate: true });
+    const current = await findQuery(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, current);
     const before = await findVersion(tx, current, version);
     if (before.cacheTtl === cacheTtl) return versionRead(current, before, await runStats(tx, current));

@@ -10,9 +10,9 @@ import { afterQueryChange } from './definition-cache.ts';
  * null}}`. Every version is kept (all become drafts) and `/q/<name>` answers
  * 404. A query with nothing published is left as it is, and nothing is written.
  */
-export async function unpublishQuery(deps: AppDeps, actor: Caller, name: string, ifMatch?: string): Promise<QueryRead> {
+export async function unpublishQuery(deps: AppDeps, actor: Caller, name: string, { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {}): Promise<QueryRead> {
   return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
-    const current = await findQuery(tx, name, { forUpdate: true });
+    const current = await findQuery(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, current);
     if (current.publishedVersion === null) return readQuery(tx, current);
     const row = await reviseQuery(tx, current, { publishedVersion: null });

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
 import { queryFlow } from '../../../services/queries/flow.ts';
 import { versionParam } from './paths.ts';
+import { listedWorkspace } from '../acting-workspace.ts';
 
 /**
  * GET /api/v1/queries/{name}/versions/{version}/flow: `{query, version,
@@ -11,6 +12,6 @@ import { versionParam } from './paths.ts';
  */
 export function registerFlow(api: Hono<AppEnv>): void {
   api.get('/:name/versions/:version/flow', async (c) =>
-    c.json(await queryFlow(c.get('deps'), c.req.param('name'), versionParam(c))),
+    c.json(await queryFlow(c.get('deps'), c.req.param('name'), versionParam(c), { workspace: listedWorkspace(c) })),
   );
 }
