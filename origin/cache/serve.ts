@@ -14,7 +14,7 @@ export interface CacheableRun {
   cacheTtl: number | null;
   /** The statement is one plain read: writes are never cached. */
   isRead: boolean;
-  input: RunInput;
+  input: Pick<RunInput, 'params' | 'connection' | 'options'>;
 }
 
 /**

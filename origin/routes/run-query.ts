@@ -38,14 +38,26 @@ async function run(c: Context<AppEnv>, transport: Transport): Promise<Response> 
     ...transport,
     name,
     caller: c.get('caller'),
-    signal: c.req.raw.signal,
     signInToken: presentedSignInToken((header) => c.req.header(header)),
   });
   return admitted(c, transport.options.stream, () =>
     respondCached(c, prepared, () =>
-      respondRows(c, prepared.input, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) }),
+      respondRows(c, { ...prepared.input, signal: clientSignal(c) }, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) }),
     ),
   );
+}
+
+/**
+ * The client's abort signal, taken only when the database is reached: on
+ * @hono/node-server it builds the full Request object, which a cache hit
+ * never needs. The server aborts it when the connection closes early, but
+ * only once it exists, so a client already gone by now gets an aborted one.
+ */
+function clientSignal(c: Context<AppEnv>): AbortSignal {
+  const signal = c.req.raw.signal;
+  const outgoing = (c.env as { outgoing?: { destroyed: boolean; writableFinished: boolean } } | undefined)?.outgoing;
+  const gone = outgoing !== undefined && outgoing.destroyed && !outgoing.writableFinished;
+  return gone && !signal.aborted ? AbortSignal.abort('Client connection prematurely closed.') : signal;
 }
 
 function fromQueryString(c: Context<AppEnv>): Transport {

@@ -26,13 +26,13 @@ export interface SavedRunRequest {
   problems?: Record<string, string>;
   options: RowOptions;
   caller: Caller;
-  signal: AbortSignal;
   /** The sign-in token the request presented; `from_claim` parameters take their values from its claims only. */
   signInToken?: string;
 }
 
 export interface PreparedRun {
-  input: RunInput;
+  /** The run without the client's abort signal, which the route adds only when the database is reached. */
+  input: Omit<RunInput, 'signal'>;
   query: string;
   version: number;
   /** The version's `cache_ttl` as read for this request (0 or null: not cached). */
@@ -70,7 +70,7 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
   const access = statementAccess(request.caller, canWrite(deps.env, request.caller, runTarget));
   const { isRead } = checkStatement(deps.env, sql, dialect, request.options.stream, access);
   return {
-    input: { sql, params, connection, options: request.options, access, signal: request.signal },
+    input: { sql, params, connection, options: request.options, access },
     query: query.name,
     version: version.version,
     cacheTtl: version.cacheTtl,
