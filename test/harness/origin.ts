@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { type Edge, edgeFetch, edgeSecret, freePort, startEdge, waitForLog } from './edge.ts';
+import { recordOrigin, recordingFetch } from './run-record.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
@@ -59,23 +60,24 @@ export async function startOrigin(options: OriginOptions = {}): Promise<Origin> 
     dataDir = await mkdtemp(join(tmpdir(), 'sluice-test-'));
     if (options.template !== false) await cp(templateDir(), dataDir, { recursive: true });
   }
-  const child = spawn(tsx, [join(root, 'origin/main.ts')], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TZ: process.env.TZ ?? 'Europe/Paris',
-      SLUICE_PORT: '0',
-      SLUICE_DATA_DIR: dataDir,
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TZ: process.env.TZ ?? 'Europe/Paris',
+    SLUICE_PORT: '0',
+    SLUICE_DATA_DIR: dataDir,
+    ...options.env,
+  };
+  const child = spawn(tsx, [join(root, 'origin/main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
+  // Every line also goes to the run's record, for the whole-run secret scan (global-setup.ts).
+  const record = recordOrigin(env);
+  child.once('close', () => record.close());
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`origin did not start in 60 s:\n${logs.join('\n')}`)), 60_000);
     const onLine = (line: string) => {
       logs.push(line);
+      record.line(line);
       const match = /"port":(\d+)/.exec(line);
       if (match && line.includes('listening')) {
         clearTimeout(timer);
@@ -90,14 +92,14 @@ export async function startOrigin(options: OriginOptions = {}): Promise<Origin> 
     });
   });
   const url = `http://127.0.0.1:${port}`;
-  const doFetch = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+  const doFetch = recordingFetch((path, init = {}) => {
     const { json, ...rest } = init;
     if (json !== undefined) {
       rest.body = JSON.stringify(json);
       rest.headers = { 'content-type': 'application/json', ...(rest.headers as Record<string, string>) };
     }
     return fetch(url + path, rest);
-  };
+  });
   const ownDir = !options.dataDir;
   return {
     url,
@@ -155,14 +157,14 @@ async function startBehindEdge(options: OriginOptions): Promise<Origin> {
     await Promise.all([origin.stop(), edge.stop()]);
     throw err;
   }
-  const viaEdge = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+  const viaEdge = recordingFetch((path, init = {}) => {
     const { json, ...rest } = init;
     if (json !== undefined) {
       rest.body = JSON.stringify(json);
       rest.headers = { 'content-type': 'application/json', ...(rest.headers as Record<string, string>) };
     }
     return edgeFetch(edge.url + path, rest);
-  };
+  });
   return {
     ...origin,
     url: edge.url,
