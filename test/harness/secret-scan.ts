@@ -39,22 +39,27 @@ export function searchable(secrets: Secret[]): Secret[] {
 }
 
 /**
- * The findings in `lines` of `file`: any of `secrets`, and with
- * `issuedPattern` any issued-looking secret even if unknown.
+ * A scanner for `secrets`: the findings in `lines` of `file`, and with
+ * `issuedPattern` any issued-looking secret even if unknown. Built once, as a
+ * full run has thousands of lines and hundreds of secrets.
  */
-export function scanLines(file: string, lines: string[], secrets: Secret[], issuedPattern = false): Finding[] {
-  const known = searchable(secrets);
-  const findings: Finding[] = [];
-  lines.forEach((text, index) => {
-    for (const secret of known) {
-      if (text.includes(secret.value)) findings.push({ file, line: index + 1, kind: secret.kind });
-    }
-    if (issuedPattern && ISSUED_SECRET.test(text) && !known.some((s) => text.includes(s.value))) {
-      findings.push({ file, line: index + 1, kind: 'issued-looking secret' });
-    }
-  });
-  return findings;
+export function scanner(secrets: Secret[]): (file: string, lines: string[], issuedPattern?: boolean) => Finding[] {
+  const known = searchable(secrets).sort((a, b) => b.value.length - a.value.length);
+  const kinds = new Map(known.map((s) => [s.value, s.kind]));
+  // Longest first, so a secret that starts another does not hide it.
+  const any = known.length ? new RegExp(known.map((s) => s.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g') : undefined;
+  return (file, lines, issuedPattern = false) => {
+    const findings: Finding[] = [];
+    lines.forEach((text, index) => {
+      const found = new Set(any ? Array.from(text.matchAll(any), (m) => m[0]) : []);
+      for (const value of found) findings.push({ file, line: index + 1, kind: kinds.get(value)! });
+      if (issuedPattern && found.size === 0 && ISSUED_SECRET.test(text)) findings.push({ file, line: index + 1, kind: 'issued-looking secret' });
+    });
+    return findings;
+  };
 }
+
+export const scanLines = (file: string, lines: string[], secrets: Secret[], issuedPattern = false): Finding[] => scanner(secrets)(file, lines, issuedPattern);
 
 /** One response as recorded: a line of `responses/*.jsonl`. */
 export interface RecordedResponse {
@@ -81,11 +86,12 @@ export async function scanRun(dir: string): Promise<RunScan> {
     for (const line of text.lines) if (line) secrets.push(JSON.parse(line) as Secret);
   }
   const known = searchable(secrets);
+  const scan = scanner(known);
   const findings: Finding[] = [];
   let logLines = 0;
   for (const { file, lines } of await readAll(join(dir, 'logs'))) {
     logLines += lines.length;
-    findings.push(...scanLines(file, lines, known, true));
+    findings.push(...scan(file, lines, true));
   }
   let responses = 0;
   for (const { file, lines } of await readAll(join(dir, 'responses'))) {
@@ -94,7 +100,7 @@ export async function scanRun(dir: string): Promise<RunScan> {
       const response = JSON.parse(line) as RecordedResponse;
       responses++;
       if (response.issuing) return;
-      for (const finding of scanLines(file, [response.body], known)) {
+      for (const finding of scan(file, [response.body])) {
         findings.push({ ...finding, line: index + 1, kind: `${finding.kind} in ${response.method} ${response.path} (${response.status}) of ${response.test ?? 'setup'}` });
       }
     });
