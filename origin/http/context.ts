@@ -83,7 +83,7 @@ export interface AppEnv extends HonoEnv {
     clientScheme: 'http' | 'https';
     /** The workspace a Management API call acts in: `default` unless the path is `/w/<workspace>/api/v1/...`. */
     workspace: string;
-    /** True on a `/w/<workspace>/api/v1/...` path: lists show only that workspace's objects. */
+    /** True on a `/w/<workspace>/api/v1/...` path: lists show, and names find, only that workspace's objects. */
     workspaceScoped: boolean;
     /** Set on a request the edge forwarded, once its assertion verified (origin/edge/assertion.ts). */
     edge?: CallerAssertion;
