@@ -55,8 +55,8 @@ export function recordOrigin(env: Record<string, string | undefined>): { line(te
   };
 }
 
-/** The responses that hand out a secret (keys, rotations, administrator tokens, a new administrator's first token). */
-const ISSUING = /^\/api\/v1\/(?:api-keys|api-keys\/[^/]+\/rotate|administrators|administrators\/[^/]+\/tokens)$/;
+/** The responses that hand out a secret (keys, rotations, administrator tokens, a new administrator's first token), also under `/w/<workspace>`. */
+const ISSUING = /^(?:\/w\/[^/]+)?\/api\/v1\/(?:api-keys|api-keys\/[^/]+\/rotate|administrators|administrators\/[^/]+\/tokens)$/;
 /** Text worth scanning; query results in binary formats are not. */
 const TEXT_TYPE = /json|text|xml|csv|html|javascript/;
 /** A response larger than this is scanned on its first part only, so the memory tests' large bodies do not fill the worker's memory. */
@@ -108,7 +108,7 @@ function recordRequest(path: string, init: RequestInit & { json?: unknown }): vo
   if (apiKey) recordSecret('presented X-API-Key', apiKey);
   const bearer = /^Bearer\s+(.+)$/i.exec(headers.get('authorization') ?? '')?.[1];
   if (bearer) recordSecret('presented bearer credential', bearer);
-  if (!path.startsWith('/api/v1/connections')) return;
+  if (!/^(?:\/w\/[^/]+)?\/api\/v1\/connections/.test(path)) return;
   let body = init.json;
   if (body === undefined && typeof init.body === 'string') {
     try {
