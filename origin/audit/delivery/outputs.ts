@@ -38,10 +38,15 @@ export function fileOutput(path: string): AuditOutput {
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
 
-/** The URL as reports show it: scheme, host, port and path; no user, password, query or fragment. */
+/**
+ * The URL as reports show it: scheme, host and port only. A webhook's path or
+ * query often is its credential (chat and incident services put the token
+ * there), so both are elided, as are a user and password.
+ */
 export function displayUrl(url: string): string {
   const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  const elided = parsed.pathname !== '/' || parsed.search !== '' ? '/…' : '/';
+  return `${parsed.protocol}//${parsed.host}${elided}`;
 }
 
 /**
