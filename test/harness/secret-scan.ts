@@ -100,12 +100,27 @@ export async function scanRun(dir: string): Promise<RunScan> {
       const response = JSON.parse(line) as RecordedResponse;
       responses++;
       if (response.issuing) return;
-      for (const finding of scan(file, [response.body])) {
+      for (const finding of scan(file, [scannedBody(response)])) {
         findings.push({ ...finding, line: index + 1, kind: `${finding.kind} in ${response.method} ${response.path} (${response.status}) of ${response.test ?? 'setup'}` });
       }
     });
   }
   return { logLines, responses, secrets: known.length, findings };
+}
+
+/**
+ * A connection's own `host` and `database` are echoed back as the test chose
+ * them; test/query/errors.test.ts names a path after the password on purpose
+ * (to prove a driver message quoting it is redacted), so those two fields are
+ * not scanned. The password field and everything else still are.
+ */
+function scannedBody(response: RecordedResponse): string {
+  if (!/^(\/w\/[^/]+)?\/api\/v1\/connections(\/|$)/.test(response.path)) return response.body;
+  try {
+    return JSON.stringify(JSON.parse(response.body), (key, value) => (key === 'host' || key === 'database' ? undefined : value));
+  } catch {
+    return response.body;
+  }
 }
 
 async function readAll(dir: string): Promise<{ file: string; lines: string[] }[]> {
