@@ -51,6 +51,9 @@ const chosen = positionals.length ? SCENARIOS.filter((s) => positionals.includes
 const options = { rows: Number(values.rows), runs: Number(values.runs), seconds: Number(values.seconds) };
 const pgUrl = process.env.SLUICE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+// The origin runs as it does in production: the bundle `npm start` builds.
+execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+
 const workDir = await mkdtemp(join(tmpdir(), 'sluice-bench-'));
 const log = (message: string) => console.log(`[bench] ${message}`);
 let duckFile: Promise<string> | null = null;

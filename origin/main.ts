@@ -18,6 +18,7 @@ import { configureAudit } from './audit/options.ts';
 import { warnAboutAuditKey } from './audit/startup.ts';
 import { warnAboutStoredSecrets } from './secrets/startup.ts';
 import { EdgeSync } from './edge/sync.ts';
+import { projectPath } from './paths.ts';
 
 const logger = createLogger(process.env);
 
@@ -38,7 +39,7 @@ const signIn = await createSignInVerifier(env, logger).catch((err: Error) => {
   logger.fatal(err.message);
   process.exit(1);
 });
-const version: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+const version: string = JSON.parse(readFileSync(projectPath('package.json'), 'utf8')).version;
 // The data dir holds the embedded store and local files (the examples dataset) whatever the store is.
 mkdirSync(env.SLUICE_DATA_DIR, { recursive: true });
 const store = await openStore({ databaseUrl: env.SLUICE_DATABASE_URL, dataDir: env.SLUICE_DATA_DIR });

@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startOrigin } from './harness/origin.ts';
 import { scanRun } from './harness/secret-scan.ts';
 
@@ -10,7 +12,7 @@ import { scanRun } from './harness/secret-scan.ts';
  * this instead. Each run gets its own template, so concurrent runs never
  * rebuild one under each other's feet.
  *
- * Also opens the run's record (harness/run-record.ts) and, at the end, scans
+ * Builds the origin's bundle first (scripts/build.mjs). Also opens the run's record (harness/run-record.ts) and, at the end, scans
  * it: a password or key secret in any log line or response fails the run.
  */
 const shared = globalThis as { sluiceRunRecord?: Promise<string> };
@@ -19,6 +21,8 @@ export default async function setup() {
   // Each vitest project runs this setup in the one main process: the first
   // opens the run's record and scans it at the end; the others share it.
   const owner = shared.sluiceRunRecord === undefined;
+  // Test origins run the bundle `npm start` runs: one plain Node process each, no TypeScript transform.
+  if (owner) execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build.mjs', import.meta.url)), '--quiet'], { stdio: 'inherit' });
   shared.sluiceRunRecord ??= mkdtemp(join(tmpdir(), 'sluice-test-run-'));
   const runDir = await shared.sluiceRunRecord;
   process.env.SLUICE_TEST_RUN_DIR = runDir;

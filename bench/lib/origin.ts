@@ -32,7 +32,7 @@ async function freshDatabase(serverUrl: string, name: string, drop = false): Pro
 }
 
 /**
- * The real origin (`origin/main.ts`) as its own process: a fresh data dir,
+ * The real origin (`dist/origin/main.mjs`, built by bench/run.ts as `npm start` builds it) as its own process: a fresh data dir,
  * the examples off (nothing else competes), the server zone fixed, the
  * default log level (an access line per request, as in production) written
  * to a file.
@@ -41,7 +41,7 @@ export async function startBenchOrigin(workDir: string, name: string, options: O
   const storeDb = `sluice_bench_store_${name.replace(/\W/g, '_')}`;
   const storeUrl = options.store === 'embedded' ? null : await freshDatabase(options.store.serverUrl, storeDb);
   const server = await startServer(
-    'origin/main.ts',
+    'dist/origin/main.mjs',
     {
       TZ: 'Europe/Paris',
       SLUICE_PORT: '0',

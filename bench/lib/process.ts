@@ -17,13 +17,13 @@ export interface Server {
 }
 
 /**
- * Starts a TypeScript server as `node --import tsx <script>` (one process, so
- * its pid is the server's own), logs to a file, and waits for the line
- * carrying `"port":N` and `listening`.
+ * Starts a server as one Node process (so its pid is the server's own): a
+ * built `.mjs` as it is, a TypeScript file through `--import tsx`. Logs go to
+ * a file; waits for the line carrying `"port":N` and `listening`.
  */
 export async function startServer(script: string, env: Record<string, string>, logFile: string): Promise<Server> {
   const out = openSync(logFile, 'a');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script)], {
+  const child: ChildProcess = spawn(process.execPath, [...(script.endsWith('.mjs') ? ['--enable-source-maps'] : ['--import', 'tsx']), join(ROOT, script)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', out, out],

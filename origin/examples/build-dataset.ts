@@ -1,9 +1,8 @@
-import { readFile, rename, rm, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { projectPath } from '../paths.ts';
 
-const datasetSql = new URL('./dataset.sql', import.meta.url);
+const datasetSql = projectPath('origin/examples/dataset.sql');
 
 /** DuckDB keeps uncheckpointed changes in a write-ahead log beside the file. */
 const walOf = (file: string) => `${file}.wal`;
@@ -52,26 +51,4 @@ export async function buildExampleDataset(file: string): Promise<void> {
 async function removeDatabase(file: string): Promise<void> {
   await rm(file, { force: true });
   await rm(walOf(file), { force: true });
-}
-
-function isMain(): boolean {
-  const entry = process.argv[1];
-  return entry !== undefined && import.meta.url === pathToFileURL(resolve(entry)).href;
-}
-
-if (isMain()) {
-  const file = process.argv[2];
-  if (!file || process.argv.length > 3) {
-    console.error('usage: tsx origin/examples/build-dataset.ts <file.duckdb>');
-    process.exit(2);
-  }
-  const started = performance.now();
-  try {
-    await buildExampleDataset(file);
-  } catch (err) {
-    console.error(`example dataset build failed: ${(err as Error).message}`);
-    process.exit(1);
-  }
-  const { size } = await stat(file);
-  console.log(`built ${file} in ${Math.round(performance.now() - started)} ms (${size} bytes)`);
 }

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from '../paths.ts';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.ts';
@@ -19,7 +19,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+const migrationsFolder = projectPath('origin/store/migrations');
 
 /** Any fixed number: serialises migrations across origins sharing one store. */
 const MIGRATION_LOCK = 7_311_001;

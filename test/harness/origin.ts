@@ -8,7 +8,8 @@ import { type Edge, edgeFetch, edgeSecret, freePort, startEdge, waitForLog } fro
 import { recordOrigin, recordingFetch } from './run-record.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = join(root, 'node_modules/.bin/tsx');
+/** The bundle global-setup.ts builds once per run (scripts/build.mjs), as `npm start` runs it. */
+const bundle = join(root, 'dist/origin/main.mjs');
 
 export interface OriginOptions {
   env?: Record<string, string>;
@@ -68,7 +69,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<Origin> 
     SLUICE_DATA_DIR: dataDir,
     ...options.env,
   };
-  const child = spawn(tsx, [join(root, 'origin/main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--enable-source-maps', bundle], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   // Every line also goes to the run's record, for the whole-run secret scan (global-setup.ts).
   const record = recordOrigin(env);

@@ -11,7 +11,7 @@ import { buildExampleDataset } from '../../../origin/examples/build-dataset.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
-const script = join(root, 'origin/examples/build-dataset.ts');
+const script = join(root, 'origin/examples/build-dataset-cli.ts');
 
 const expectedCounts: Record<string, number> = {
   customers: 30,
