@@ -1,7 +1,7 @@
 import type { SluiceError } from '../errors.ts';
 import type { Value } from '../values.ts';
 import { cancelled, timedOut } from './failures.ts';
-import type { ColumnMeta, RowCursor, RunRequest } from './types.ts';
+import type { ColumnMeta, Cursor, RunRequest } from './types.ts';
 
 /**
  * The life of one running statement, shared by every driver: the time limit
@@ -12,12 +12,16 @@ import type { ColumnMeta, RowCursor, RunRequest } from './types.ts';
 /** How a statement ended: read to its end, closed before its end, or failed/cancelled. */
 export type Outcome = 'done' | 'early' | 'failed';
 
-/** A driver's side of a statement. Only `Statement` calls these, never concurrently. */
-export interface StatementSource {
+/**
+ * A driver's side of a statement. Only `Statement` calls these, never
+ * concurrently. `T` is what one pull yields: a batch of rows, or a chunk of
+ * lines the database wrote itself (`Driver.streamLines`).
+ */
+export interface StatementSource<T = Value[][]> {
   /** Sends the statement; resolves with the column metadata once the database accepted it. */
   start(): Promise<ColumnMeta[]>;
-  /** The next rows (at least one), or null once the statement has no more. */
-  pull(): Promise<Value[][] | null>;
+  /** The next rows (at least one) or chunk, or null once the statement has no more. */
+  pull(): Promise<T | null>;
   /** Asks the database to cancel the running statement. Best effort; must not throw. */
   interrupt(): void | Promise<void>;
   /** Commits, discards the rest or rolls back, then releases or destroys the session. Must not throw. */
@@ -33,18 +37,18 @@ export interface StatementContext {
 }
 
 /** Starts the statement and reads its first batch; the cursor then streams the rest. */
-export async function openCursor(source: StatementSource, context: StatementContext): Promise<RowCursor> {
-  const statement = new Statement(source, context);
+export async function openCursor<T = Value[][]>(source: StatementSource<T>, context: StatementContext): Promise<Cursor<T>> {
+  const statement = new Statement<T>(source, context);
   await statement.open();
   return statement;
 }
 
 type StopReason = 'timeout' | 'abort';
 
-class Statement implements RowCursor {
+class Statement<T> implements Cursor<T> {
   columns: ColumnMeta[] = [];
-  readonly batches: AsyncIterable<Value[][]>;
-  private buffered: Value[][] | null = null;
+  readonly batches: AsyncIterable<T>;
+  private buffered: T | null = null;
   private stopReason: StopReason | null = null;
   private failure: SluiceError | null = null;
   private inflight: Promise<unknown> | null = null;
@@ -53,7 +57,7 @@ class Statement implements RowCursor {
   private readonly onAbort = () => this.stop('abort');
 
   constructor(
-    private readonly source: StatementSource,
+    private readonly source: StatementSource<T>,
     private readonly context: StatementContext,
   ) {
     this.batches = {
@@ -100,7 +104,7 @@ class Statement implements RowCursor {
     await this.finish('early');
   }
 
-  private async next(): Promise<IteratorResult<Value[][]>> {
+  private async next(): Promise<IteratorResult<T>> {
     if (this.buffered) {
       const rows = this.buffered;
       this.buffered = null;
@@ -112,7 +116,7 @@ class Statement implements RowCursor {
       return { value: undefined, done: true };
     }
     if (this.stopReason) return this.fail(null);
-    let rows: Value[][] | null;
+    let rows: T | null;
     try {
       rows = await this.track(this.source.pull());
     } catch (error) {
@@ -160,7 +164,7 @@ class Statement implements RowCursor {
     return this.context.fail(error);
   }
 
-  private track<T>(promise: Promise<T>): Promise<T> {
+  private track<R>(promise: Promise<R>): Promise<R> {
     this.inflight = promise;
     const clear = () => {
       if (this.inflight === promise) this.inflight = null;

@@ -2,16 +2,22 @@ import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
 import { uniqueColumnNames } from '../formats/names.ts';
 import { renderLinesSql } from './duckdb-render.ts';
 import { duckType } from './duckdb-types.ts';
-import type { LineFormat, LineStatement, RunRequest } from './types.ts';
+import type { ColumnMeta, LineFormat, RunRequest } from './types.ts';
+
+/** The statement's own columns, and the SQL that renders each of its rows as one finished line. */
+export interface LinePlan {
+  columns: ColumnMeta[];
+  text: string;
+}
 
 /**
- * `Driver.renderLines` for DuckDB: prepares the statement (nothing runs) to
+ * The push-down plan for DuckDB: prepares the statement (nothing runs) to
  * learn its columns, wraps it in the rendering SQL of duckdb-render.ts, and
  * prepares that too, so a statement that cannot be wrapped (SHOW, PRAGMA…)
  * falls back to the JS path here rather than failing later. Null on any
  * doubt; the statement's own errors surface when the JS path runs it.
  */
-export async function duckRenderLines(connection: DuckDBConnection, request: RunRequest, format: LineFormat): Promise<LineStatement | null> {
+export async function duckLinePlan(connection: DuckDBConnection, request: RunRequest, format: LineFormat): Promise<LinePlan | null> {
   try {
     const prepared = await connection.prepare(request.text);
     let types: DuckDBType[];
@@ -30,7 +36,7 @@ export async function duckRenderLines(connection: DuckDBConnection, request: Run
       const type = duckType(types[i]);
       return { name, dbType: type.name, kind: type.kind };
     });
-    return { columns, request: { ...request, text } };
+    return { columns, text };
   } catch {
     return null;
   }

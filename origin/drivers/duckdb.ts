@@ -1,13 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { DuckDBConnection, DuckDBDataChunk, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
-import type { Value } from '../values.ts';
-import { openCursor, type Outcome, type StatementSource } from './cursor.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { openCursor } from './cursor.ts';
 import { duckDatabases, duckSchema, duckTableDdl } from './duckdb-catalog.ts';
 import { createFileViews, leaseInstance, type InstanceLease, type InstanceSpec } from './duckdb-instances.ts';
-import { duckRenderLines } from './duckdb-lines.ts';
-import { duckType, type DuckColumnType } from './duckdb-types.ts';
+import { duckLinePlan } from './duckdb-lines.ts';
+import { DuckLines, DuckRows } from './duckdb-statement.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
-import { collectYoungGarbage } from './native-memory.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import type {
@@ -16,7 +14,7 @@ import type {
   Driver,
   DriverEnv,
   LineFormat,
-  LineStatement,
+  LineStream,
   RowCursor,
   RunRequest,
   SchemaListing,
@@ -32,8 +30,6 @@ interface DuckSession {
 /** DuckDB's words for an internal error, after which the instance refuses every statement. */
 const INVALIDATED = /INTERNAL Error|database has been invalidated/i;
 
-/** Chunks (2,048 rows each) between collections of the dead ones' native memory (native-memory.ts). */
-const CHUNKS_PER_COLLECTION = 8;
 const DEFAULT_THREADS = 1;
 const DEFAULT_MEMORY_LIMIT = '512MB';
 
@@ -139,24 +135,38 @@ export class DuckdbDriver implements Driver {
       return queryFailed(error, this.redactor);
     };
     const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
-    // A READ_ONLY file needs no more; elsewhere reads run in a read-only transaction.
-    const readTransaction = (request.readOnly || this.spec.readOnly) && !this.readOnlyInstance;
-    return openCursor(new DuckStatement(this.pool, session, request, readTransaction), { request, fail });
+    return openCursor(new DuckRows(session.connection, request, this.readTransaction(request), this.releaser(session)), { request, fail });
   }
 
-  /** Serialization push-down (duckdb-lines.ts): the statement rewritten to return finished lines, or null. */
-  async renderLines(request: RunRequest, format: LineFormat): Promise<LineStatement | null> {
+  /** Serialization push-down (duckdb-lines.ts): DuckDB renders the finished lines itself, or null. */
+  async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
     let session: DuckSession;
     try {
       session = await this.pool.acquire();
     } catch {
       return null;
     }
-    try {
-      return await duckRenderLines(session.connection, request, format);
-    } finally {
+    const plan = await duckLinePlan(session.connection, request, format);
+    if (!plan) {
       await this.pool.release(session, true);
+      return null;
     }
+    const fail = (error: unknown) => {
+      this.recoverFrom(error);
+      return queryFailed(error, this.redactor);
+    };
+    const rendered = { ...request, text: plan.text };
+    const source = new DuckLines(plan.columns, format, session.connection, rendered, this.readTransaction(request), this.releaser(session));
+    return openCursor(source, { request, fail });
+  }
+
+  /** A READ_ONLY file needs no more; elsewhere reads run in a read-only transaction. */
+  private readTransaction(request: RunRequest): boolean {
+    return (request.readOnly || this.spec.readOnly) && !this.readOnlyInstance;
+  }
+
+  private releaser(session: DuckSession) {
+    return (reusable: boolean) => this.pool.release(session, reusable);
   }
 
   private async withSession<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -204,90 +214,5 @@ export class DuckdbDriver implements Driver {
     this.closed = true;
     await this.pool.close();
     this.releaseInstanceWhenIdle();
-  }
-}
-
-/** One statement streamed chunk by chunk (`fetchChunk`), converted column by column. */
-class DuckStatement implements StatementSource {
-  private result: DuckDBResult | null = null;
-  private types: DuckColumnType[] = [];
-  private pending: Value[][] = [];
-  private chunks = 0;
-  private exhausted = false;
-  private interrupted = false;
-  private inTransaction = false;
-
-  constructor(
-    private readonly pool: SessionPool<DuckSession>,
-    private readonly session: DuckSession,
-    private readonly request: RunRequest,
-    private readonly readTransaction: boolean,
-  ) {}
-
-  async start(): Promise<ColumnMeta[]> {
-    const { connection } = this.session;
-    if (this.readTransaction) {
-      await connection.run('BEGIN TRANSACTION READ ONLY');
-      this.inTransaction = true;
-    }
-    if (this.interrupted) throw new Error('cancelled before the statement started');
-    const values = this.request.values as DuckDBValue[];
-    this.result = await connection.stream(this.request.text, values.length ? values : undefined);
-    const names = this.result.columnNames();
-    this.types = this.result.columnTypes().map(duckType);
-    return names.map((name, i) => ({ name, dbType: this.types[i].name, kind: this.types[i].kind }));
-  }
-
-  async pull(): Promise<Value[][] | null> {
-    const size = Math.max(1, this.request.batchSize);
-    while (this.pending.length < size && !this.exhausted) {
-      const chunk = await this.result!.fetchChunk();
-      if (++this.chunks % CHUNKS_PER_COLLECTION === 0) collectYoungGarbage();
-      if (!chunk || chunk.rowCount === 0) this.exhausted = true;
-      else this.append(chunk);
-    }
-    if (this.pending.length === 0) return null;
-    if (this.pending.length <= size) {
-      const rows = this.pending;
-      this.pending = [];
-      return rows;
-    }
-    const rows = this.pending.slice(0, size);
-    this.pending = this.pending.slice(size);
-    return rows;
-  }
-
-  /** Column-wise conversion: one vector at a time, each with its column's converter. */
-  private append(chunk: DuckDBDataChunk): void {
-    const count = chunk.rowCount;
-    const width = this.types.length;
-    const rows: Value[][] = new Array(count);
-    for (let r = 0; r < count; r++) rows[r] = new Array(width);
-    for (let c = 0; c < width; c++) {
-      const vector = chunk.getColumnVector(c);
-      const convert = this.types[c].convert;
-      for (let r = 0; r < count; r++) {
-        const item = vector.getItem(r);
-        rows[r][c] = item === null ? null : convert ? convert(item) : (item as Value);
-      }
-    }
-    for (const row of rows) this.pending.push(row);
-  }
-
-  interrupt(): void {
-    this.interrupted = true;
-    this.session.connection.interrupt();
-  }
-
-  async finish(outcome: Outcome): Promise<void> {
-    let reusable = !this.interrupted;
-    this.result = null;
-    this.pending = [];
-    try {
-      if (this.inTransaction) await this.session.connection.run(outcome === 'failed' ? 'ROLLBACK' : 'COMMIT');
-    } catch {
-      reusable = false;
-    }
-    await this.pool.release(this.session, reusable);
   }
 }

@@ -56,22 +56,24 @@ export interface RunRequest {
  * (backpressure); `close()` releases the session whether or not the batches
  * were read to the end, and is safe to call twice.
  */
-export interface RowCursor {
+export interface Cursor<T> {
   columns: ColumnMeta[];
-  batches: AsyncIterable<Value[][]>;
+  batches: AsyncIterable<T>;
   close(): Promise<void>;
 }
 
-/** The formats whose rows a driver may render itself (`Driver.renderLines`). */
+export type RowCursor = Cursor<Value[][]>;
+
+/** The formats whose rows a driver may render itself (`Driver.streamLines`). */
 export type LineFormat = 'csv' | 'tsv' | 'ndjson';
 
-/** A statement rewritten so that the database renders each row as one finished line. */
-export interface LineStatement {
-  /** The original statement's columns: the header and JSON keys come from these. */
-  columns: ColumnMeta[];
-  /** Runs like any statement; each row is `[line]`, without its line end, in the original order. */
-  request: RunRequest;
-}
+/**
+ * A statement whose rows the database writes as finished lines. `columns` are
+ * the statement's own (the header and JSON keys come from them); each batch is
+ * a chunk of bytes: whole lines in order, each ended by the format's line end
+ * (csv `\r\n`, tsv and ndjson `\n`), a chunk possibly ending mid-line.
+ */
+export type LineStream = Cursor<Uint8Array>;
 
 export interface SchemaColumn {
   name: string;
@@ -103,14 +105,17 @@ export interface Driver {
    */
   run(request: RunRequest): Promise<RowCursor>;
   /**
-   * Optional serialization push-down for `stream=true`: the same statement
-   * rewritten so the database writes each row as the finished csv/tsv/ndjson
+   * Optional serialization push-down for `stream=true`: runs the statement so
+   * that the database itself writes each row as the finished csv/tsv/ndjson
    * line, byte for byte what the JS serializer would write from `run()`'s
-   * values. Resolves null whenever it cannot promise that (a column type it
-   * cannot render exactly, a statement it cannot wrap, any error): the caller
-   * then serializes in JS. Never rejects.
+   * values, and streams those bytes. Resolves null, having run nothing,
+   * whenever it cannot promise that (a column type it cannot render exactly, a
+   * statement it cannot wrap, parameters it cannot pass): the caller then runs
+   * it with `run()`. Once started it behaves as `run()` does: it rejects for a
+   * statement the database refuses before the first line, honours the time
+   * limit and the abort signal, and `close()` cancels and frees the session.
    */
-  renderLines?(request: RunRequest, format: LineFormat): Promise<LineStatement | null>;
+  streamLines?(request: RunRequest, format: LineFormat): Promise<LineStream | null>;
   /** Tables and columns; at most `maxColumns` columns in all, then `truncated`. */
   schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing>;
   databases(): Promise<string[]>;

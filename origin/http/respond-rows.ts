@@ -3,7 +3,6 @@ import { pageSerialized } from '../observability/query-log.ts';
 import type { RunEntry } from '../services/history/recorder.ts';
 import { failureMessage, isRecordedFailure, roundMs } from '../services/history/outcome.ts';
 import { type PageRun, type RunInput, runPage, runStream } from '../services/query/run-sql.ts';
-import type { Value } from '../values.ts';
 import type { AppEnv } from './context.ts';
 import { pageResponse, streamResponse } from './rows-response.ts';
 
@@ -53,11 +52,9 @@ export async function respondRows(c: Context<AppEnv>, input: RunInput, label: Ru
       failed(err);
       throw err;
     }
-    let rows = 0;
-    const counted = countRows(run.batches, (n) => (rows += n));
-    const response = await streamResponse({ ...run, batches: counted }, input.options.format, label.filename);
+    const response = await streamResponse(run, input.options.format, label.filename);
     return watchDownload(response, input.signal, (error) =>
-      record({ status: error === null ? 'success' : 'error', rows, durationMs: roundMs(performance.now() - started), serializationMs: null, error }),
+      record({ status: error === null ? 'success' : 'error', rows: run.rows(), durationMs: roundMs(performance.now() - started), serializationMs: null, error }),
     );
   }
 
@@ -77,13 +74,6 @@ export async function respondRows(c: Context<AppEnv>, input: RunInput, label: Ru
   } catch (err) {
     failed(err, run.rows.length);
     throw err;
-  }
-}
-
-async function* countRows(batches: AsyncIterable<Value[][]>, add: (n: number) => void) {
-  for await (const batch of batches) {
-    add(batch.length);
-    yield batch;
   }
 }
 

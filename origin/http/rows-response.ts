@@ -41,13 +41,12 @@ export async function pageResponse(
 
 /**
  * The whole result as a download, pulled from the cursor as the client reads.
- * Rows the database rendered itself (`run.rendered`) only get the header.
+ * Lines the database wrote itself only get the header.
  */
 export async function streamResponse(run: StreamRun, format: Format, filename: string): Promise<Response> {
   const serializer = await serializerFor(format);
-  const chunks = run.rendered
-    ? renderedLines(serializer, run.rendered, run.columns, run.batches)
-    : serializer.serialize(run.columns, run.batches);
+  const chunks =
+    run.body.kind === 'lines' ? renderedLines(serializer, run.columns, run.body.chunks) : serializer.serialize(run.columns, run.body.batches);
   return new Response(toReadable(chunks), {
     status: 200,
     headers: {

@@ -26,13 +26,12 @@ export async function jsBytes(driver: Driver, text: string, format: LineFormat, 
 
 /** The push-down path, or null when the driver declines. */
 export async function pushedBytes(driver: Driver, text: string, format: LineFormat, values: unknown[] = []): Promise<string | null> {
-  const lines = await driver.renderLines!(request(text, values), format);
+  const lines = await driver.streamLines!(request(text, values), format);
   if (!lines) return null;
-  const cursor = await driver.run(lines.request);
   try {
-    return await collect(renderedLines(await serializerFor(format), format, lines.columns, cursor.batches));
+    return await collect(renderedLines(await serializerFor(format), lines.columns, lines.batches));
   } finally {
-    await cursor.close();
+    await lines.close();
   }
 }
 

@@ -1,4 +1,5 @@
-import type { ColumnMeta, Dialect, Driver, LineFormat, RunRequest } from '../../drivers/types.ts';
+import type { ColumnMeta, Cursor, Dialect, Driver, LineFormat, LineStream, RowCursor, RunRequest } from '../../drivers/types.ts';
+import { capLines } from '../../formats/line-rows.ts';
 import type { AppDeps } from '../../http/context.ts';
 import { plan } from '../../sql/index.ts';
 import type { Value } from '../../values.ts';
@@ -30,14 +31,18 @@ export interface PageRun extends RunBase {
   hasMore: boolean;
 }
 
+/** Rows as values for the format's serializer, or the finished lines' bytes when the database wrote them itself. */
+export type StreamBody =
+  | { kind: 'rows'; batches: AsyncIterable<Value[][]> }
+  | { kind: 'lines'; format: LineFormat; chunks: AsyncIterable<Uint8Array> };
+
 export interface StreamRun extends RunBase {
-  /** With `rendered`, each row is `[line]`: the database wrote the format itself. */
-  batches: AsyncIterable<Value[][]>;
-  /** Set when the driver rendered the rows (serialization push-down); null for values. */
-  rendered: LineFormat | null;
+  body: StreamBody;
+  /** Rows passed to the client so far (all of them once the body is read to its end). */
+  rows(): number;
 }
 
-/** Formats a driver may render itself on `stream=true` (SLUICE_STREAM_PUSHDOWN). */
+/** Formats a driver may write itself on `stream=true` (SLUICE_STREAM_PUSHDOWN). */
 const LINE_FORMATS: ReadonlySet<string> = new Set<LineFormat>(['csv', 'tsv', 'ndjson']);
 
 const BATCH_SIZE = 2_000;
@@ -67,11 +72,13 @@ export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> 
  */
 export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamRun> {
   const started = await start(deps, input, deps.env.SLUICE_STREAM_PUSHDOWN);
-  const cap = capRows(started.cursor.batches, input.options.streamMaxRows);
-  async function* batches() {
+  const max = input.options.streamMaxRows;
+  const lines = started.lines;
+  const cap = lines ? capLines(lines.cursor.batches, lines.format, max) : capRows(started.cursor.batches, max);
+  async function* counted<T>(items: AsyncIterable<T>) {
     let ok = false;
     try {
-      yield* cap.batches;
+      yield* items;
       ok = true;
     } finally {
       await started.cursor.close();
@@ -82,17 +89,17 @@ export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamR
       }
     }
   }
-  return { ...started.base, batches: batches(), rendered: started.rendered };
+  const body: StreamBody = lines
+    ? { kind: 'lines', format: lines.format, chunks: counted((cap as ReturnType<typeof capLines>).chunks) }
+    : { kind: 'rows', batches: counted((cap as ReturnType<typeof capRows>).batches) };
+  return { ...started.base, body, rows: cap.rows };
 }
 
-/**
- * The driver's push-down of the format, when it has one and can render every
- * column exactly (else null: the JS serializer does it).
- */
-async function renderedStatement(driver: Driver, request: RunRequest, format: string) {
-  if (!driver.renderLines || !LINE_FORMATS.has(format)) return null;
-  const lines = await driver.renderLines(request, format as LineFormat);
-  return lines && { ...lines, format: format as LineFormat };
+/** The driver's push-down of the format (`Driver.streamLines`), when it has one and can write every column exactly. */
+async function startLines(driver: Driver, request: RunRequest, format: string): Promise<{ format: LineFormat; cursor: LineStream } | null> {
+  if (!driver.streamLines || !LINE_FORMATS.has(format)) return null;
+  const cursor = await driver.streamLines(request, format as LineFormat);
+  return cursor && { format: format as LineFormat, cursor };
 }
 
 async function start(deps: AppDeps, input: RunInput, pushdown = false) {
@@ -111,12 +118,12 @@ async function start(deps: AppDeps, input: RunInput, pushdown = false) {
       signal: input.signal,
       batchSize: BATCH_SIZE,
     };
-    const rendered = pushdown ? await renderedStatement(driver, request, input.options.format) : null;
-    const cursor = await driver.run(rendered?.request ?? request);
+    const lines = pushdown ? await startLines(driver, request, input.options.format) : null;
+    const cursor: Cursor<unknown> = lines?.cursor ?? (await driver.run(request));
     return {
-      base: { connection: name, dialect: driver.dialect, columns: rendered?.columns ?? cursor.columns },
-      rendered: rendered?.format ?? null,
-      cursor,
+      base: { connection: name, dialect: driver.dialect, columns: cursor.columns },
+      lines,
+      cursor: cursor as RowCursor,
       t0,
       observed,
       window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe },
