@@ -54,8 +54,8 @@ const drivers = new DriverRegistry({
 const history = new HistoryRecorder(store, { retentionDays: env.SLUICE_HISTORY_RETENTION_DAYS, logger });
 // Trims history kept past its retention once at startup; later flushes trim at most once a minute.
 void history.flush();
-const cache = createCache(env, logger);
-const rateLimiter = createRateLimiter(env, logger);
+const cache = await createCache(env, logger);
+const rateLimiter = await createRateLimiter(env, logger);
 const callerUsage = new CallerUsage(store, { logger });
 history.on('run', (run) => callerUsage.recordRun(run));
 const edgeSync = env.SLUICE_EDGE_URL

@@ -1,9 +1,10 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CacheEntry, CacheEntryInfo, CacheMeta, CachedResponse, ResponseCache } from './response-cache.ts';
 
 export interface RedisCacheOptions {
-  url: string;
+  /** From `redisClient` (redis/client.ts); closed with this cache. */
+  redis: Redis;
   /** Key prefix of everything this deployment stores; entries live under `<prefix>cache:<key>`. */
   prefix: string;
   /** Bodies larger than this are not stored (the same bound a memory cache has). */
@@ -46,7 +47,7 @@ export class RedisCache implements ResponseCache {
   constructor(options: RedisCacheOptions) {
     this.namespace = `${options.prefix}cache:`;
     this.maxEntryBytes = options.maxEntryBytes;
-    this.redis = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: 2_000, connectTimeout: 5_000 });
+    this.redis = options.redis;
     // Errors are reported once per outage, not once per reconnection attempt.
     this.redis.on('error', (err: Error) => {
       if (!this.healthy) return;

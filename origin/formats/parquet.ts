@@ -35,7 +35,7 @@
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
+import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { collectIfHeapGrew } from '../drivers/native-memory.ts';
 import type { ColumnMeta } from '../drivers/types.ts';
 import type { Value } from '../values.ts';
@@ -85,6 +85,8 @@ function convertColumn(plan: ColumnPlan, rows: Value[][], index: number, misfits
 
 async function writeParquet(path: string, columns: ColumnMeta[], rows: AsyncIterable<Value[][]>, groupRows: number): Promise<void> {
   const names = uniqueColumnNames(columns.map((c) => c.name));
+  // Loaded on first use: a server that never writes parquet never holds the writer in memory.
+  const { ByteWriter, ParquetWriter } = await import('hyparquet-writer');
   const file = await open(path, 'w');
   try {
     const bytes = new ByteWriter(1 << 20);

@@ -22,7 +22,7 @@
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { PassThrough, type Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { Decimal, LocalTimestamp, SqlDate, type Value } from '../values.ts';
 import type { Serializer } from './index.ts';
 import { uniqueColumnNames } from './names.ts';
@@ -128,7 +128,9 @@ export function xlsxSerializer(options: XlsxOptions = {}): Serializer {
       const names = uniqueColumnNames(columns.map((c) => c.name)).slice(0, MAX_COLUMNS).map(text);
       const n = names.length;
       const out = new PassThrough({ highWaterMark: 256 * 1024 });
-      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
+      // Loaded on first use: a server that never writes xlsx never holds exceljs in memory.
+      const { default: Excel } = await import('exceljs');
+      const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
       const cancel = new AbortController();
       // Archiver emits errors on its own stream; without a listener they would crash the process.
       (workbook as unknown as { zip?: PassThrough }).zip?.on('error', (error) => out.destroy(error));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, describe, expect, test } from 'vitest';
 import { RedisCache } from '../../origin/cache/redis.ts';
+import { redisClient } from '../../origin/redis/client.ts';
 import type { CachedResponse } from '../../origin/cache/response-cache.ts';
 import { REDIS_URL, runPrefix } from './fixture.ts';
 
@@ -9,10 +10,10 @@ import { REDIS_URL, runPrefix } from './fixture.ts';
 
 const prefix = runPrefix('store');
 const logger = pino({ level: 'silent' });
-const open = (options: { prefix?: string; maxEntryBytes?: number } = {}) =>
-  new RedisCache({ url: REDIS_URL, prefix: options.prefix ?? prefix, maxEntryBytes: options.maxEntryBytes ?? 1_000_000, logger });
-const a = open();
-const b = open();
+const open = async (options: { prefix?: string; maxEntryBytes?: number } = {}) =>
+  new RedisCache({ redis: await redisClient(REDIS_URL), prefix: options.prefix ?? prefix, maxEntryBytes: options.maxEntryBytes ?? 1_000_000, logger });
+const a = await open();
+const b = await open();
 
 afterAll(async () => {
   await a.clear();
@@ -58,11 +59,11 @@ describe('RedisCache', () => {
   });
 
   test('lists every client’s entries with sizes, never bodies; evicts one and all', async () => {
-    const own = open({ prefix: `${prefix}list-` });
+    const own = await open({ prefix: `${prefix}list-` });
     try {
       const [k1, k2] = [key(), key()];
       await own.set(k1, response(new Uint8Array(10), 'one'), 30);
-      const other = open({ prefix: `${prefix}list-` });
+      const other = await open({ prefix: `${prefix}list-` });
       await other.set(k2, response(new Uint8Array(20), 'two'), 60);
       const listed = await own.list();
       expect(listed.map((e) => [e.key, e.sizeBytes, e.meta.query]).sort()).toEqual([[k1, 10, 'one'], [k2, 20, 'two']].sort());
@@ -78,8 +79,8 @@ describe('RedisCache', () => {
   });
 
   test('a prefix sees only its own entries; a glob character in it is taken literally', async () => {
-    const star = open({ prefix: `${prefix}*` });
-    const plain = open({ prefix: `${prefix}x` });
+    const star = await open({ prefix: `${prefix}*` });
+    const plain = await open({ prefix: `${prefix}x` });
     try {
       await plain.set(key(), response(new Uint8Array(1)), 30);
       expect(await star.list()).toEqual([]);
@@ -92,7 +93,7 @@ describe('RedisCache', () => {
   });
 
   test('a body larger than the bound is not stored', async () => {
-    const small = open({ maxEntryBytes: 100 });
+    const small = await open({ maxEntryBytes: 100 });
     try {
       const k = key();
       await small.set(k, response(new Uint8Array(101)), 30);

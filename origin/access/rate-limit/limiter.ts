@@ -3,6 +3,7 @@ import type { Env } from '../../env.ts';
 import type { RateSpec } from '../../../shared/access/rate.ts';
 import type { WindowDecision } from '../../../shared/access/window.ts';
 import { MemoryRateLimiter } from './memory.ts';
+import { redisClient } from '../../redis/client.ts';
 import { RedisRateLimiter } from './redis.ts';
 
 /**
@@ -18,10 +19,10 @@ export interface RateLimiter {
 }
 
 /** Redis when `SLUICE_REDIS_URL` is set (exact counts shared by every origin on it), else process memory. */
-export function createRateLimiter(
+export async function createRateLimiter(
   env: Pick<Env, 'SLUICE_REDIS_URL' | 'SLUICE_REDIS_PREFIX'>,
   logger: Pick<Logger, 'info' | 'warn'>,
-): RateLimiter {
-  if (env.SLUICE_REDIS_URL) return new RedisRateLimiter({ url: env.SLUICE_REDIS_URL, prefix: env.SLUICE_REDIS_PREFIX, logger });
+): Promise<RateLimiter> {
+  if (env.SLUICE_REDIS_URL) return new RedisRateLimiter({ redis: await redisClient(env.SLUICE_REDIS_URL), prefix: env.SLUICE_REDIS_PREFIX, logger });
   return new MemoryRateLimiter();
 }

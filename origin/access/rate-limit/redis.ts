@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RateSpec } from '../../../shared/access/rate.ts';
 import { BUCKETS, type WindowDecision } from '../../../shared/access/window.ts';
@@ -6,7 +6,8 @@ import type { RateLimiter } from './limiter.ts';
 import { RATE_LIMIT_SCRIPT } from './redis-script.ts';
 
 export interface RedisRateLimiterOptions {
-  url: string;
+  /** From `redisClient` (redis/client.ts); closed with this limiter. */
+  redis: Redis;
   /** Counts live under `<prefix>ratelimit:<subject>:<window ms>`. */
   prefix: string;
   logger: Pick<Logger, 'info' | 'warn'>;
@@ -32,7 +33,7 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(options: RedisRateLimiterOptions) {
     this.namespace = `${options.prefix}ratelimit:`;
     this.logger = options.logger;
-    const redis = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: 2_000, connectTimeout: 5_000 });
+    const redis = options.redis;
     // EVALSHA, falling back to EVAL once when Redis does not hold the script yet.
     redis.defineCommand('sluiceRateLimit', { numberOfKeys: 1, lua: RATE_LIMIT_SCRIPT });
     redis.on('error', (err: Error) => this.unreachable(err));
