@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { SluiceError } from '../errors.ts';
+import { clientSignal } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
 
 /**
@@ -28,7 +29,7 @@ export async function admitted(c: Context<AppEnv>, streaming: boolean, run: () =
     admission.release();
     return response;
   }
-  return releasedAtEnd(response, c.req.raw.signal, admission.release);
+  return releasedAtEnd(response, clientSignal(c), admission.release);
 }
 
 /** The same response, calling `release` once its body has ended, failed, been cancelled, or the client went away. */

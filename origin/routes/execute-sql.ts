@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { admitted } from '../http/admission.ts';
+import { clientSignal } from '../http/client-signal.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { respondRows } from '../http/respond-rows.ts';
@@ -28,7 +29,7 @@ export const executeSql = new Hono<AppEnv>().post('/execute_sql', async (c) => {
     params: body.params ?? {},
     connection: body.connection_name,
     options,
-    signal: c.req.raw.signal,
+    signal: clientSignal(c),
   });
   return admitted(c, options.stream, () => respondRows(c, input, { query: null, version: null, filename: 'result' }));
 });

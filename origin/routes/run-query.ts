@@ -4,6 +4,7 @@ import { presentedSignInToken } from '../access/jwt.ts';
 import { badRequest } from '../errors.ts';
 import { respondCached } from '../cache/serve.ts';
 import { admitted } from '../http/admission.ts';
+import { clientSignal } from '../http/client-signal.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { respondRows } from '../http/respond-rows.ts';
@@ -45,19 +46,6 @@ async function run(c: Context<AppEnv>, transport: Transport): Promise<Response> 
       respondRows(c, { ...prepared.input, signal: clientSignal(c) }, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) }),
     ),
   );
-}
-
-/**
- * The client's abort signal, taken only when the database is reached: on
- * @hono/node-server it builds the full Request object, which a cache hit
- * never needs. The server aborts it when the connection closes early, but
- * only once it exists, so a client already gone by now gets an aborted one.
- */
-function clientSignal(c: Context<AppEnv>): AbortSignal {
-  const signal = c.req.raw.signal;
-  const outgoing = (c.env as { outgoing?: { destroyed: boolean; writableFinished: boolean } } | undefined)?.outgoing;
-  const gone = outgoing !== undefined && outgoing.destroyed && !outgoing.writableFinished;
-  return gone && !signal.aborted ? AbortSignal.abort('Client connection prematurely closed.') : signal;
 }
 
 function fromQueryString(c: Context<AppEnv>): Transport {

@@ -30,11 +30,14 @@ export interface RunPage {
 
 /**
  * Stored runs, newest first (in the order they were recorded), one page at a
- * time. The cursor is the id of the page's last run, so runs recorded while a
- * client pages never shift or repeat what it sees. `notBefore` hides runs
- * older than the query itself (a query recreated under an old name).
+ * time. Runs still queued by the recorder are written first, so a client sees
+ * the run it just made. The cursor is the id of the page's last run, so runs
+ * recorded while a client pages never shift or repeat what it sees.
+ * `notBefore` hides runs older than the query itself (a query recreated under
+ * an old name).
  */
-export async function listRuns(deps: Pick<AppDeps, 'store'>, filters: HistoryFilters, { notBefore }: { notBefore?: Date } = {}): Promise<RunPage> {
+export async function listRuns(deps: Pick<AppDeps, 'store' | 'history'>, filters: HistoryFilters, { notBefore }: { notBefore?: Date } = {}): Promise<RunPage> {
+  await deps.history.flush();
   const conditions: SQL[] = [];
   if (filters.query !== undefined) conditions.push(eq(runs.query, filters.query));
   if (filters.version !== undefined) conditions.push(eq(runs.version, filters.version));
@@ -61,7 +64,7 @@ export async function listRuns(deps: Pick<AppDeps, 'store'>, filters: HistoryFil
  * and outlives a deleted query: only runs since this query was created are
  * its own.
  */
-export async function listQueryRuns(deps: Pick<AppDeps, 'store'>, name: string, filters: HistoryFilters, { workspace }: { workspace?: string } = {}): Promise<RunPage> {
+export async function listQueryRuns(deps: Pick<AppDeps, 'store' | 'history'>, name: string, filters: HistoryFilters, { workspace }: { workspace?: string } = {}): Promise<RunPage> {
   const query = await findQuery(deps.store.db, name, { workspace });
   return listRuns(deps, { ...filters, query: name }, { notBefore: query.createdAt });
 }

@@ -68,7 +68,9 @@ export class HistoryRecorder {
     private readonly store: Pick<Store, 'db'>,
     private readonly options: RecorderOptions,
   ) {
-    this.flushIntervalMs = options.flushIntervalMs ?? 250;
+    // Each flush is one store transaction, whose fixed cost (on the embedded store, on this
+    // thread) outweighs its rows; readers flush first (list.ts), so a longer wait costs no one.
+    this.flushIntervalMs = options.flushIntervalMs ?? 1000;
     this.batchSize = options.batchSize ?? 500;
     this.trimIntervalMs = options.trimIntervalMs ?? 60_000;
     this.maxQueued = options.maxQueued ?? 50_000;
