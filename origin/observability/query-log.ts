@@ -46,7 +46,7 @@ export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, start: Query
     limit: start.paging?.pageSize ?? null,
     offset: start.paging ? (start.paging.page - 1) * start.paging.pageSize : null,
     timeout: start.timeoutMs / 1000,
-    sql_hash: createHash('sha256').update(start.sql).digest('hex'),
+    sql_hash: sqlHash(start.sql),
   };
   deps.logger.info(fields, 'query');
   queryStarted();
@@ -73,6 +73,22 @@ export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, start: Query
       }
     },
   };
+}
+
+/** Saved queries run the same few texts over and over: each is hashed once (a memo bounded in count and text size). */
+const hashes = new Map<string, string>();
+const HASH_MEMO_SIZE = 1_000;
+const HASH_MEMO_TEXT = 4_096;
+
+function sqlHash(sql: string): string {
+  if (sql.length > HASH_MEMO_TEXT) return createHash('sha256').update(sql).digest('hex');
+  let hash = hashes.get(sql);
+  if (hash === undefined) {
+    if (hashes.size >= HASH_MEMO_SIZE) hashes.clear();
+    hash = createHash('sha256').update(sql).digest('hex');
+    hashes.set(sql, hash);
+  }
+  return hash;
 }
 
 /** A page was serialised: the `serialization_duration_seconds` metric and the access line's `serialization_ms`. */
