@@ -4,6 +4,7 @@ import type { Value } from '../values.ts';
 import { openCursor, type Outcome, type StatementSource } from './cursor.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { pgDatabases, pgSchema, pgTableDdl } from './pg-catalog.ts';
+import { PgLines } from './pg-lines.ts';
 import { pgType, TYPE_CATALOG_SQL, type Convert, type PgCatalogType, type PgType } from './pg-types.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
@@ -12,6 +13,8 @@ import type {
   ConnectionSettings,
   Driver,
   DriverEnv,
+  LineFormat,
+  LineStream,
   RowCursor,
   RunRequest,
   SchemaListing,
@@ -114,12 +117,33 @@ export class PostgresDriver implements Driver {
       }
     }
     const readOnly = request.readOnly || !this.env.allowWrites;
-    return openCursor(new PgStatement(this, session, request, readOnly), {
-      request,
-      fail,
-      isTimeout: (error) =>
-        (error as { code?: string }).code === '57014' && /statement timeout/.test((error as Error).message),
-    });
+    return openCursor(new PgStatement(this, session, request, readOnly), { request, fail, isTimeout: isStatementTimeout });
+  }
+
+  /**
+   * The push-down (pg-render.ts, pg-lines.ts): PostgreSQL writes each row as
+   * the finished line and streams it with binary COPY. Null, having run
+   * nothing, for parameters, a column type without an exact rendering, or a
+   * statement that cannot be described or wrapped.
+   */
+  async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
+    if (request.values.length > 0) return null;
+    let session: PgSession;
+    try {
+      session = await this.pool.acquire();
+    } catch {
+      return null;
+    }
+    const readOnly = request.readOnly || !this.env.allowWrites;
+    const source = new PgLines(session, request, format, readOnly, (oids) => this.typesOf(oids), (reusable) =>
+      this.pool.release(session, reusable),
+    );
+    if (!(await source.plan())) {
+      await source.finish('failed');
+      return null;
+    }
+    const fail = (error: unknown) => queryFailed(error, this.redactor);
+    return openCursor(source, { request, fail, isTimeout: isStatementTimeout });
   }
 
   private async loadCatalog(session: PgSession): Promise<void> {
@@ -191,6 +215,10 @@ export class PostgresDriver implements Driver {
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+function isStatementTimeout(error: unknown): boolean {
+  return (error as { code?: string }).code === '57014' && /statement timeout/.test((error as Error).message);
 }
 
 async function closeSession(session: PgSession): Promise<void> {
