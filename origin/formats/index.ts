@@ -39,9 +39,15 @@ const loaders: Record<Format, () => Promise<Serializer>> = {
   tsv: async () => (await import('./tsv.ts')).tsv,
   xml: async () => (await import('./xml.ts')).xml,
   yaml: async () => (await import('./yaml.ts')).yaml,
-  xlsx: async () => (await import('./xlsx.ts')).xlsx,
+  // The writer libraries are loaded with their serializer (the modules import them only where
+  // they write), so one that is missing fails here, before any row is read.
+  xlsx: async () => {
+    await import('exceljs');
+    return (await import('./xlsx.ts')).xlsx;
+  },
   parquet: async () => {
     try {
+      await import('hyparquet-writer');
       return (await import('./parquet.ts')).parquet;
     } catch {
       // The loader's message may name server paths: it is not passed on.
