@@ -45,12 +45,12 @@ import { MISFIT, planColumn, type ColumnPlan } from './parquet-columns.ts';
 
 // Measured, 1M rows x 6 columns: 10k-row groups 375k rows/s at +100 MiB peak RSS,
 // 20k 315k at +130, 100k 295k at +220-290 (hyparquet-writer's per-group garbage).
-const CELLS_PER_GROUP = 120_000;
+const CELLS_PER_GROUP = 60_000;
 const READ_CHUNK = 256 * 1024;
 const HEAP_GROWTH_BEFORE_COLLECTING = 64 * 1024 * 1024;
 export const MISFIT_METADATA_KEY = 'sluice.unrepresentable_values';
 
-/** Rows per row group: about 120k cells (20k rows of 6 columns), at least 1,000 and at most 100,000 rows. */
+/** Rows per row group: about 60k cells (10k rows of 6 columns), at least 1,000 and at most 100,000 rows. */
 export function rowGroupRows(columnCount: number): number {
   return Math.max(1000, Math.min(100_000, Math.floor(CELLS_PER_GROUP / Math.max(1, columnCount))));
 }
