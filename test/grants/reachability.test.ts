@@ -85,7 +85,7 @@ describe('reaching saved queries', () => {
     const missing = await key.get(`/q/${ON_PG}?version=99`);
     expect(draft.status).toBe(404);
     expect(missing.status).toBe(404);
-    expect(draft.body.error).toBe(missing.body.error.replace('99', '2'));
+    expect(draft.body.error).toBe(missing.body.error.replace('version 99', 'version 2'));
     expect((await admin(env.origin, 'GET', `/q/${ON_PG}?version=2`)).body).toEqual([{ answer: 42 }]);
   });
 

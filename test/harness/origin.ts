@@ -137,7 +137,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<Origin> 
  * URL names a port picked for the origin), then the origin pushing its
  * directory to it; ready once the origin logs its first push.
  */
-async function startBehindEdge(options: OriginOptions): Promise<Origin> {
+async function startBehindEdge(options: OriginOptions, attempt = 1): Promise<Origin> {
   const port = await freePort();
   const secret = edgeSecret();
   const edge = await startEdge({ originUrl: `http://127.0.0.1:${port}`, secret });
@@ -150,6 +150,8 @@ async function startBehindEdge(options: OriginOptions): Promise<Origin> {
     });
   } catch (err) {
     await edge.stop();
+    // The port was free when picked, but the edge takes seconds to start: another process may take it meanwhile.
+    if (attempt < 3 && String(err).includes('EADDRINUSE')) return startBehindEdge(options, attempt + 1);
     throw err;
   }
   try {
