@@ -8,5 +8,5 @@ export interface StreamPath {
 /** Serialization in the origin (the JS serializers over the driver's values). */
 export const JS_PATH: StreamPath = { key: 'js', label: 'JS serializer', env: { SLUICE_STREAM_PUSHDOWN: '0' } };
 
-/** The database renders the lines itself where its driver can (`Driver.renderLines`). */
+/** The database renders the lines itself where its driver can (`Driver.streamLines`). */
 export const PUSHDOWN_PATH: StreamPath = { key: 'pushdown', label: 'engine push-down', env: { SLUICE_STREAM_PUSHDOWN: '1' } };
