@@ -31,6 +31,9 @@ const RENDER_SETTINGS = `SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL extra_float
 
 type CopyQuery = postgres.PendingQuery<postgres.Row[]>;
 
+/** How long a stopped COPY is read on while the cancel takes effect (see `drain`). */
+const DRAIN_MS = 5_000;
+
 /** What of postgres.js's Query this relies on beyond its types (query.js). */
 interface CopyInternals {
   resolve(value: unknown): void;
@@ -163,6 +166,25 @@ export class PgLines implements StatementSource<Uint8Array> {
     (this.stream as unknown as { _read(size: number): void } | null)?._read(0);
   }
 
+  /**
+   * Reads, and drops, what the backend still sends after the cancel. A
+   * backend blocked writing to a full socket only acts on a cancel once its
+   * write completes; and postgres.js pauses the socket for every message a
+   * destroyed stream refuses, so destroying the stream would leave the
+   * backend blocked, and the connection open, for good. The cancel then ends
+   * the COPY within a few messages; past DRAIN_MS the stream is dropped anyway.
+   */
+  private async drain(): Promise<void> {
+    const deadline = Date.now() + DRAIN_MS;
+    try {
+      while (this.iterator && Date.now() < deadline && !(await this.iterator.next()).done);
+    } catch {
+      // the cancel's error: the COPY is over
+    }
+    this.stream?.destroy();
+    this.resumeSocket();
+  }
+
   /** A server error ends the COPY and leaves the session usable (for ROLLBACK); anything else breaks it. */
   private over(error: unknown): never {
     if (serverError(error)) {
@@ -244,7 +266,7 @@ export class PgLines implements StatementSource<Uint8Array> {
     if (this.query && !this.ended) {
       reusable = false;
       this.cancel();
-      this.stream?.destroy();
+      await this.drain();
     } else if (this.begun && reusable) {
       try {
         const commit = outcome === 'done' || (outcome === 'early' && !this.readOnly);

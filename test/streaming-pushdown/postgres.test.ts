@@ -57,6 +57,9 @@ async function same(sql: string) {
 }
 
 /** Backends of this file's driver running a statement. */
+/** A cancelled or dropped statement leaves within a second on a quiet machine; a CI run on two busy cores takes longer. */
+const SETTLE_MS = 15_000;
+
 function activeBackends(): number {
   return Number(psql(`select count(*) from pg_stat_activity where application_name = '${app}' and state <> 'idle'`));
 }
@@ -186,7 +189,7 @@ describe('PostgreSQL push-down runs like run()', () => {
     expect((viaLines as SluiceError).name).toBe('SluiceError');
     expect((viaLines as SluiceError).code).toBe((viaRun as SluiceError).code);
     expect((viaLines as SluiceError).message).toBe((viaRun as SluiceError).message);
-    expect(await eventually(() => activeBackends() === 0)).toBe(true);
+    expect(await eventually(() => activeBackends() === 0, SETTLE_MS)).toBe(true);
   });
 
   it('honours the time limit before the first line', async () => {
@@ -240,7 +243,7 @@ describe('PostgreSQL push-down runs like run()', () => {
     expect((error as SluiceError).code).toBe('query_failed');
     expect((error as SluiceError).extras.detail).toBe('cancelled');
     await lines!.close();
-    expect(await eventually(() => activeBackends() === 0)).toBe(true);
+    expect(await eventually(() => activeBackends() === 0, SETTLE_MS)).toBe(true);
   });
 
   it('closing early (the client went away) leaves no query running, and the driver still works', async () => {
@@ -248,7 +251,7 @@ describe('PostgreSQL push-down runs like run()', () => {
     const iterator = lines!.batches[Symbol.asyncIterator]();
     expect((await iterator.next()).done).toBe(false);
     await lines!.close();
-    expect(await eventually(() => activeBackends() === 0)).toBe(true);
+    expect(await eventually(() => activeBackends() === 0, SETTLE_MS)).toBe(true);
     await same('select 42 as answer');
   });
 });
