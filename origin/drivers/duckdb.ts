@@ -130,13 +130,15 @@ export class DuckdbDriver implements Driver {
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
-    const fail = (error: unknown) => {
-      this.recoverFrom(error);
-      return queryFailed(error, this.redactor);
-    };
     const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
-    return openCursor(new DuckRows(session.connection, request, this.readTransaction(request), this.releaser(session)), { request, fail });
+    return openCursor(new DuckRows(session.connection, request, this.readTransaction(request), this.releaser(session)), { request, fail: this.failed });
   }
+
+  /** A statement's error as the client's: a broken instance is reopened first. */
+  private readonly failed = (error: unknown) => {
+    this.recoverFrom(error);
+    return queryFailed(error, this.redactor);
+  };
 
   /** Serialization push-down (duckdb-lines.ts): DuckDB renders the finished lines itself, or null. */
   async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
@@ -151,13 +153,9 @@ export class DuckdbDriver implements Driver {
       await this.pool.release(session, true);
       return null;
     }
-    const fail = (error: unknown) => {
-      this.recoverFrom(error);
-      return queryFailed(error, this.redactor);
-    };
     const rendered = { ...request, text: plan.text };
     const source = new DuckLines(plan.columns, format, session.connection, rendered, this.readTransaction(request), this.releaser(session));
-    return openCursor(source, { request, fail });
+    return openCursor(source, { request, fail: this.failed });
   }
 
   /** A READ_ONLY file needs no more; elsewhere reads run in a read-only transaction. */

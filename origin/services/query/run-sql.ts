@@ -1,4 +1,4 @@
-import type { ColumnMeta, Cursor, Dialect, Driver, LineFormat, LineStream, RowCursor, RunRequest } from '../../drivers/types.ts';
+import type { ColumnMeta, Dialect, Driver, LineFormat, LineStream, RowCursor, RunRequest } from '../../drivers/types.ts';
 import { capLines } from '../../formats/line-rows.ts';
 import type { AppDeps } from '../../http/context.ts';
 import { plan } from '../../sql/index.ts';
@@ -49,16 +49,16 @@ const BATCH_SIZE = 2_000;
 
 /** Runs a statement and returns one page of its rows (paged formats). */
 export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> {
-  const started = await start(deps, input);
+  const started = await start(deps, input, async (driver, request) => ({ kind: 'rows' as const, cursor: await driver.run(request) }));
   let ok = false;
   let rows = 0;
   try {
-    const page = await readPage(started.cursor.batches, started.window);
+    const page = await readPage(started.opened.cursor.batches, started.window);
     ok = true;
     rows = page.rows.length;
     return { ...started.base, rows: page.rows, hasMore: page.hasMore };
   } finally {
-    await started.cursor.close();
+    await started.opened.cursor.close();
     deps.usage.record(started.base.connection, { ok, rows, durationMs: performance.now() - started.t0 });
     started.observed.end({ ok, rows });
   }
@@ -71,17 +71,21 @@ export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> 
  * stops early.
  */
 export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamRun> {
-  const started = await start(deps, input, deps.env.SLUICE_STREAM_PUSHDOWN);
+  const format = input.options.format;
+  const started = await start(deps, input, async (driver, request): Promise<Opened> => {
+    const lines = deps.env.SLUICE_STREAM_PUSHDOWN ? await startLines(driver, request, format) : null;
+    return lines ?? { kind: 'rows', cursor: await driver.run(request) };
+  });
+  const { opened } = started;
   const max = input.options.streamMaxRows;
-  const lines = started.lines;
-  const cap = lines ? capLines(lines.cursor.batches, lines.format, max) : capRows(started.cursor.batches, max);
+  let cap: { rows(): number; capped(): boolean };
   async function* counted<T>(items: AsyncIterable<T>) {
     let ok = false;
     try {
       yield* items;
       ok = true;
     } finally {
-      await started.cursor.close();
+      await opened.cursor.close();
       deps.usage.record(started.base.connection, { ok, rows: cap.rows(), durationMs: performance.now() - started.t0 });
       started.observed.end({ ok, rows: cap.rows(), capped: cap.capped() });
       if (cap.capped()) {
@@ -89,20 +93,31 @@ export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamR
       }
     }
   }
-  const body: StreamBody = lines
-    ? { kind: 'lines', format: lines.format, chunks: counted((cap as ReturnType<typeof capLines>).chunks) }
-    : { kind: 'rows', batches: counted((cap as ReturnType<typeof capRows>).batches) };
-  return { ...started.base, body, rows: cap.rows };
+  let body: StreamBody;
+  if (opened.kind === 'lines') {
+    const lines = capLines(opened.cursor.batches, opened.format, max);
+    cap = lines;
+    body = { kind: 'lines', format: opened.format, chunks: counted(lines.chunks) };
+  } else {
+    const rows = capRows(opened.cursor.batches, max);
+    cap = rows;
+    body = { kind: 'rows', batches: counted(rows.batches) };
+  }
+  return { ...started.base, body, rows: () => cap.rows() };
 }
+
+/** A statement started: rows as values, or the lines the database writes itself. */
+type Opened = { kind: 'rows'; cursor: RowCursor } | { kind: 'lines'; format: LineFormat; cursor: LineStream };
 
 /** The driver's push-down of the format (`Driver.streamLines`), when it has one and can write every column exactly. */
-async function startLines(driver: Driver, request: RunRequest, format: string): Promise<{ format: LineFormat; cursor: LineStream } | null> {
+async function startLines(driver: Driver, request: RunRequest, format: string): Promise<Opened | null> {
   if (!driver.streamLines || !LINE_FORMATS.has(format)) return null;
   const cursor = await driver.streamLines(request, format as LineFormat);
-  return cursor && { format: format as LineFormat, cursor };
+  return cursor && { kind: 'lines', format: format as LineFormat, cursor };
 }
 
-async function start(deps: AppDeps, input: RunInput, pushdown = false) {
+/** The checks, the plan and the query log of a run, then `open` starts it on the driver. */
+async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (driver: Driver, request: RunRequest) => Promise<O>) {
   const { name, settings } = await connectionForRun(deps, input.connection);
   const driver = deps.drivers.get(name, settings);
   const info = checkStatement(deps.env, input.sql, driver.dialect, input.options.stream, input.access);
@@ -118,12 +133,10 @@ async function start(deps: AppDeps, input: RunInput, pushdown = false) {
       signal: input.signal,
       batchSize: BATCH_SIZE,
     };
-    const lines = pushdown ? await startLines(driver, request, input.options.format) : null;
-    const cursor: Cursor<unknown> = lines?.cursor ?? (await driver.run(request));
+    const opened = await open(driver, request);
     return {
-      base: { connection: name, dialect: driver.dialect, columns: cursor.columns },
-      lines,
-      cursor: cursor as RowCursor,
+      base: { connection: name, dialect: driver.dialect, columns: opened.cursor.columns },
+      opened,
       t0,
       observed,
       window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe },
