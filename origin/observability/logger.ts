@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { SECRET_VARIABLE } from '../env.ts';
+import { batchedStdout } from './log-destination.ts';
 import { requestScope } from './request-context.ts';
 
 /** The fields every line has, in the order the readable format prints them. */
@@ -24,15 +25,17 @@ export function createLogger(source: Record<string, string | undefined>): Logger
   const json = ['1', 'true', 'yes', 'on'].includes(source.SLUICE_JSON_LOGS ?? '');
   const level = LEVELS.has(source.SLUICE_LOG_LEVEL ?? '') ? source.SLUICE_LOG_LEVEL! : 'info';
   const scrub = secretScrubber(source);
-  return pino({
-    level,
-    base: null,
-    messageKey: 'message',
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    mixin: () => ({ logger: 'sluice', ...requestScope() }),
-    hooks: { streamWrite: (line) => scrub(json ? line : readable(line)) },
-  });
+  return pino(
+    {
+      level,
+      base: null,
+      messageKey: 'message',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => ({ logger: 'sluice', ...requestScope() }),
+    },
+    batchedStdout((line) => scrub(json ? line : readable(line))),
+  );
 }
 
 /** `2024-05-01T12:00:00.000Z INFO  sluice.access [a1b2c3d4e5f6 admin] GET /q/x 200 {"duration_ms":3.1,...}` */
