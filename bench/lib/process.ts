@@ -16,6 +16,11 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/** `SLUICE_BENCH_NODE_FLAGS`: extra Node flags for the origin, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
+function originFlags(): string[] {
+  return (process.env.SLUICE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+}
+
 /**
  * Starts a server as one Node process (so its pid is the server's own): a
  * built `.mjs` as it is, a TypeScript file through `--import tsx`. Logs go to
@@ -23,7 +28,8 @@ export interface Server {
  */
 export async function startServer(script: string, env: Record<string, string>, logFile: string): Promise<Server> {
   const out = openSync(logFile, 'a');
-  const child: ChildProcess = spawn(process.execPath, [...(script.endsWith('.mjs') ? ['--enable-source-maps'] : ['--import', 'tsx']), join(ROOT, script)], {
+  const flags = script.endsWith('.mjs') ? ['--enable-source-maps', ...originFlags()] : ['--import', 'tsx'];
+  const child: ChildProcess = spawn(process.execPath, [...flags, join(ROOT, script)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', out, out],
