@@ -9,7 +9,6 @@ import { cors } from './http/cors.ts';
 import { onError, onNotFound } from './http/error-handler.ts';
 import { requestId } from './http/request-id.ts';
 import { accessLog } from './observability/access-log.ts';
-import { requestContext } from './observability/request-context.ts';
 import { catalogRoute } from './routes/catalog.ts';
 import { connectionsPublic } from './routes/connections-public.ts';
 import { docsRoute } from './routes/docs.ts';
@@ -45,7 +44,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
   app.use(requestId);
-  app.use(requestContext);
   app.use(clientAddress);
   app.use(edgeAssertion);
   app.use(accessLog);

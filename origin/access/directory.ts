@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Env } from '../env.ts';
@@ -133,53 +132,65 @@ function invalidateEverywhere(): void {
 /** Directories whose shared-store listener is connected: a change made here comes back to them. */
 const liveListeners = new Set<AccessDirectory>();
 
-/** Notifications this process sent within a request, until they come back (or the wait gives up). */
-const echoes = new Map<string, { heard: boolean; resolve?: () => void }>();
+/**
+ * Notifications this process sent while a Management API request was open
+ * and a listener was live, until they come back (or no request is open).
+ */
+const echoes = new Map<string, { waiters: (() => void)[] }>();
 const processTag = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
 let sent = 0;
+let openScopes = 0;
 const ECHO_WAIT_MS = 2000;
+
+const noteOf = (sequence: number) => `${processTag}.${sequence}`;
 
 function heard(payload: string): void {
   const echo = echoes.get(payload);
   if (!echo) return;
-  echo.heard = true;
-  echo.resolve?.();
+  echoes.delete(payload);
+  for (const resolve of echo.waiters) resolve();
 }
 
-/** Set while a request runs: the notifications its access changes sent. */
-const changeScope = new AsyncLocalStorage<{ notes: string[] }>();
-
 /**
- * Runs `work` (a Management API request) in a scope that notes access
- * changes. Once it ends, its transactions committed, the directories of this
- * process are dropped again; and when the request succeeded on a shared
- * store, the answer waits (up to 2 s) until this origin hears its own
- * notification back. The other origins' listeners are sent it at the same
+ * Runs `work` (a Management API request) noting the access changes sent
+ * meanwhile. Once it ends, its transactions committed, the directories of
+ * this process are dropped again; and when the request succeeded on a shared
+ * store, the answer waits (up to 2 s) until this origin hears those
+ * notifications back. The other origins' listeners are sent them at the same
  * commit, so by the time the caller can send another request anywhere, they
  * have it too; an origin whose listener is down reads the store per request.
+ * The changes are told apart by when they were sent, not by an
+ * AsyncLocalStorage (ADR 0015): a request that overlaps another may also wait
+ * for the other's, which come back just as soon.
  */
 export async function accessChangeScope(work: () => Promise<void>, succeeded: () => boolean): Promise<void> {
-  const scope = { notes: [] as string[] };
+  const first = sent + 1;
+  openScopes++;
   try {
-    await changeScope.run(scope, work);
+    await work();
   } finally {
-    if (scope.notes.length > 0) {
+    openScopes--;
+    const last = sent;
+    if (last >= first) {
       invalidateEverywhere();
-      if (succeeded() && liveListeners.size > 0) await Promise.all(scope.notes.map(echoOf));
-      for (const note of scope.notes) echoes.delete(note);
+      const notes = Array.from({ length: last - first + 1 }, (_, i) => noteOf(first + i));
+      if (succeeded() && liveListeners.size > 0) await Promise.all(notes.map(echoOf));
     }
+    // Nobody waits any more: what never came back (a listener that went down) is forgotten.
+    if (openScopes === 0) echoes.clear();
   }
 }
 
+/** Resolves when `note` comes back, at once when it already has (or was never awaited), or after 2 s. */
 function echoOf(note: string): Promise<void> {
   const echo = echoes.get(note);
-  if (!echo || echo.heard) return Promise.resolve();
+  if (!echo) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ECHO_WAIT_MS);
-    echo.resolve = () => {
+    echo.waiters.push(() => {
       clearTimeout(timer);
       resolve();
-    };
+    });
   });
 }
 
@@ -190,12 +201,8 @@ function echoOf(note: string): Promise<void> {
  * is delivered on commit).
  */
 export async function invalidateAccess(tx: Pick<StoreDb, 'execute'>): Promise<void> {
-  const scope = changeScope.getStore();
-  const note = `${processTag}.${++sent}`;
-  if (scope) {
-    scope.notes.push(note);
-    echoes.set(note, { heard: false });
-  }
+  const note = noteOf(++sent);
+  if (openScopes > 0 && liveListeners.size > 0) echoes.set(note, { waiters: [] });
   await tx.execute(sql`select pg_notify(${ACCESS_CHANNEL}, ${note})`);
   invalidateEverywhere();
 }

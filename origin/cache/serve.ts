@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
+import { requestScopeOf } from '../observability/request-context.ts';
 import type { RunInput } from '../services/query/run-sql.ts';
 import { noneMatch } from '../../shared/etag.ts';
 import { REPLAYED_HEADERS } from '../../shared/http/replayed-headers.ts';
@@ -45,7 +46,7 @@ export async function respondCached(c: Context<AppEnv>, target: CacheableRun, ru
   };
   const key = responseCacheKey({ ...meta, params: target.input.params, pageSize: paging.pageSize });
   const failed = (operation: string) => (err: unknown) => {
-    logger.warn({ request_id: c.get('requestId'), err: { message: (err as Error).message } }, `response cache ${operation} failed`);
+    logger.warn({ ...requestScopeOf(c), err: { message: (err as Error).message } }, `response cache ${operation} failed`);
     return null;
   };
 

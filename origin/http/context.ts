@@ -87,5 +87,7 @@ export interface AppEnv extends HonoEnv {
     workspaceScoped: boolean;
     /** Set on a request the edge forwarded, once its assertion verified (origin/edge/assertion.ts). */
     edge?: CallerAssertion;
+    /** Set by a paged run once its page is serialised; the access line reports it. */
+    serializationMs?: number;
   };
 }

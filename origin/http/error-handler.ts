@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SluiceError } from '../errors.ts';
+import { requestScopeOf } from '../observability/request-context.ts';
 import type { AppEnv } from './context.ts';
 import { isManagementPath } from './route-family.ts';
 
@@ -20,7 +21,7 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
     return errorResponse(new SluiceError('invalid_request', err.message || 'Bad request'), c);
   }
   // Unexpected: log it under the request id, answer opaquely (driver messages can carry credentials).
-  c.get('deps').logger.error({ request_id: c.get('requestId'), err: { name: err.name, stack: err.stack } }, 'unhandled error');
+  c.get('deps').logger.error({ ...requestScopeOf(c), err: { name: err.name, stack: err.stack } }, 'unhandled error');
   return errorResponse(new SluiceError('internal_error', 'Internal server error'), c);
 }
 

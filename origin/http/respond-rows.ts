@@ -68,7 +68,7 @@ export async function respondRows(c: Context<AppEnv>, input: RunInput, label: Ru
   const durationMs = roundMs(performance.now() - started);
   try {
     const { response, serializationMs } = await pageResponse(c, run, input.options.format, input.options.paging, label.filename);
-    pageSerialized(input.options.format, serializationMs);
+    c.set('serializationMs', pageSerialized(input.options.format, serializationMs));
     record({ status: 'success', rows: run.rows.length, durationMs, serializationMs: roundMs(serializationMs), error: null });
     return response;
   } catch (err) {

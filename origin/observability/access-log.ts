@@ -2,7 +2,6 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../http/context.ts';
 import { endpointOf } from './endpoint.ts';
 import { countRequest } from './metrics.ts';
-import { serializationOf } from './request-context.ts';
 
 /**
  * One `sluice.access` line per request with its outcome, and the request
@@ -25,7 +24,7 @@ export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
       path: c.req.path,
       status: c.res.status,
       duration_ms: Math.round(ms * 100) / 100,
-      serialization_ms: serializationOf(),
+      serialization_ms: c.get('serializationMs') ?? null,
     },
     `${c.req.method} ${c.req.path} ${c.res.status}`,
   );

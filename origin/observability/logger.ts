@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { SECRET_VARIABLE } from '../env.ts';
 import { batchedStdout } from './log-destination.ts';
-import { requestScope } from './request-context.ts';
+import { NO_REQUEST } from './request-context.ts';
 
 /** The fields every line has, in the order the readable format prints them. */
 const CORE_FIELDS = ['time', 'level', 'logger', 'request_id', 'key', 'message'];
@@ -14,9 +14,8 @@ const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'sil
 
 /**
  * The process's one logger. Every line carries `request_id` and `key` (the
- * caller's name) of the request it was written during, `-` outside one;
- * lines that name them explicitly keep their own (a stream's download ends
- * after its request). `SLUICE_JSON_LOGS=1` prints one JSON object a line
+ * caller's name): a line written for a request names them (`requestScopeOf`),
+ * any other has `-` for both. `SLUICE_JSON_LOGS=1` prints one JSON object a line
  * (`time`, `level`, `logger`, `request_id`, `key`, `message` and the line's
  * own fields); otherwise a readable line. Reads the raw environment because
  * it must exist before the environment is validated (to report that).
@@ -32,7 +31,7 @@ export function createLogger(source: Record<string, string | undefined>): Logger
       messageKey: 'message',
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      mixin: () => ({ logger: 'sluice', ...requestScope() }),
+      mixin: () => ({ logger: 'sluice', ...NO_REQUEST }),
     },
     batchedStdout((line) => scrub(json ? line : readable(line))),
   );

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Dialect } from '../drivers/types.ts';
 import type { AppDeps } from '../http/context.ts';
 import { countStreamExport, observeSerialization, queryFinished, queryStarted } from './metrics.ts';
-import { type RequestScope, noteSerialization, requestScope } from './request-context.ts';
+import type { RequestScope } from './request-context.ts';
 
 export interface QueryStart {
   connection: string;
@@ -33,11 +33,10 @@ export interface ObservedQuery {
  * Logs the `query` line as a statement starts (`connection`, `dialect`,
  * `limit`, `offset`, `timeout` in seconds, `sql_hash`: SHA-256 of the SQL,
  * never the SQL or its values) and, at its end, counts it in the metrics and
- * warns when it took at least SLUICE_SLOW_QUERY_THRESHOLD seconds. The
- * request's id and caller are taken now: a stream ends after its request.
+ * warns when it took at least SLUICE_SLOW_QUERY_THRESHOLD seconds, every
+ * line naming the request it runs for (`scope`): a stream ends after it.
  */
-export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, start: QueryStart): ObservedQuery {
-  const scope = requestScope();
+export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, scope: RequestScope, start: QueryStart): ObservedQuery {
   const fields = {
     logger: 'sluice.query',
     ...scope,
@@ -91,8 +90,8 @@ function sqlHash(sql: string): string {
   return hash;
 }
 
-/** A page was serialised: the `serialization_duration_seconds` metric and the access line's `serialization_ms`. */
-export function pageSerialized(format: string, ms: number): void {
+/** A page was serialised: the `serialization_duration_seconds` metric; the rounded time for the access line's `serialization_ms`. */
+export function pageSerialized(format: string, ms: number): number {
   observeSerialization(format, ms / 1000);
-  noteSerialization(Math.round(ms * 100) / 100);
+  return Math.round(ms * 100) / 100;
 }

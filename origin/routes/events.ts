@@ -3,7 +3,7 @@ import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { AppDeps, AppEnv } from '../http/context.ts';
 import { type EventView, eventViewFor } from '../observability/event-visibility.ts';
 import { type FeedRun, runFeed, runsAfter } from '../observability/run-feed.ts';
-import { requestScope } from '../observability/request-context.ts';
+import { requestScopeOf } from '../observability/request-context.ts';
 
 /** A comment line this often keeps proxies from closing an idle stream. */
 const KEEPALIVE_MS = 15_000;
@@ -22,7 +22,7 @@ export const eventsRoute = new Hono<AppEnv>().get('/events', (c) => {
   const deps = c.get('deps');
   const view = eventViewFor(c.get('caller'));
   const lastId = parseLastEventId(c.req.header('last-event-id') ?? c.req.query('last_event_id'));
-  const scope = requestScope();
+  const scope = requestScopeOf(c);
   const signal = c.req.raw.signal;
   return streamSSE(c, async (stream) => {
     const inbox = new Inbox();

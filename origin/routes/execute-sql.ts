@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { admitted } from '../http/admission.ts';
 import { clientSignal } from '../http/client-signal.ts';
+import { requestScopeOf } from '../observability/request-context.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { respondRows } from '../http/respond-rows.ts';
@@ -30,6 +31,7 @@ export const executeSql = new Hono<AppEnv>().post('/execute_sql', async (c) => {
     connection: body.connection_name,
     options,
     signal: clientSignal(c),
+    scope: requestScopeOf(c),
   });
   return admitted(c, options.stream, () => respondRows(c, input, { query: null, version: null, filename: 'result' }));
 });

@@ -5,6 +5,7 @@ import { badRequest } from '../errors.ts';
 import { respondCached } from '../cache/serve.ts';
 import { admitted } from '../http/admission.ts';
 import { clientSignal } from '../http/client-signal.ts';
+import { requestScopeOf } from '../observability/request-context.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { respondRows } from '../http/respond-rows.ts';
@@ -43,7 +44,7 @@ async function run(c: Context<AppEnv>, transport: Transport): Promise<Response> 
   });
   return admitted(c, transport.options.stream, () =>
     respondCached(c, prepared, () =>
-      respondRows(c, { ...prepared.input, signal: clientSignal(c) }, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) }),
+      respondRows(c, { ...prepared.input, signal: clientSignal(c), scope: requestScopeOf(c) }, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) }),
     ),
   );
 }

@@ -32,7 +32,7 @@ export interface SavedRunRequest {
 
 export interface PreparedRun {
   /** The run without the client's abort signal, which the route adds only when the database is reached. */
-  input: Omit<RunInput, 'signal'>;
+  input: Omit<RunInput, 'signal' | 'scope'>;
   query: string;
   version: number;
   /** The version's `cache_ttl` as read for this request (0 or null: not cached). */

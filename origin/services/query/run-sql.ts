@@ -4,6 +4,7 @@ import type { AppDeps } from '../../http/context.ts';
 import { plan } from '../../sql/index.ts';
 import type { Value } from '../../values.ts';
 import { observeQuery } from '../../observability/query-log.ts';
+import type { RequestScope } from '../../observability/request-context.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import type { RowOptions } from './options.ts';
 import { type StatementAccess, checkStatement } from './statement.ts';
@@ -18,6 +19,8 @@ export interface RunInput {
   access: StatementAccess;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /** The request the run is for, named in its log lines. */
+  scope: RequestScope;
 }
 
 interface RunBase {
@@ -122,7 +125,7 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
   const driver = deps.drivers.get(name, settings);
   const info = checkStatement(deps.env, input.sql, driver.dialect, input.options.stream, input.access);
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
-  const observed = observeQuery(deps, { connection: name, dialect: driver.dialect, sql: input.sql, paging: input.options.paging, timeoutMs: input.options.timeoutMs });
+  const observed = observeQuery(deps, input.scope, { connection: name, dialect: driver.dialect, sql: input.sql, paging: input.options.paging, timeoutMs: input.options.timeoutMs });
   const t0 = performance.now();
   try {
     const request: RunRequest = {
