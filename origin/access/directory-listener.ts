@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../observability/logger.ts';
 
 /**
  * LISTEN on a channel of a shared PostgreSQL store on a connection of its

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, errors, importJWK, type JWK, type JWTVerifyGetKey, jwtVerify } from 'jose';
-import type { Logger } from 'pino';
+import type { Logger } from '../observability/logger.ts';
 import type { Env } from '../env.ts';
 import { SluiceError } from '../errors.ts';
 

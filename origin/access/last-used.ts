@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Logger } from 'pino';
+import type { Logger } from '../observability/logger.ts';
 import type { Store } from '../store/open.ts';
 import { adminTokens, administrators, apiKeys } from '../store/schema/index.ts';
 

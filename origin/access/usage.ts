@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Logger } from 'pino';
+import type { Logger } from '../observability/logger.ts';
 import { SluiceError } from '../errors.ts';
 import type { Caller } from '../http/context.ts';
 import type { Store } from '../store/open.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../observability/logger.ts';
 import type { Store } from '../store/open.ts';
 import { chainHead, isKeyed } from './chain.ts';
 

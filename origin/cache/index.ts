@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../observability/logger.ts';
 import type { Env } from '../env.ts';
 import { MemoryCache } from './memory.ts';
 import { redisClient } from '../redis/client.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Logger } from 'pino';
+import type { Logger } from '../observability/logger.ts';
 import type { Env } from '../env.ts';
 import type { Store, StoreDb } from '../store/open.ts';
 import type { DirectoryPush, DirectoryState, PushAnswer } from '../../shared/edge/directory.ts';

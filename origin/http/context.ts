@@ -1,5 +1,5 @@
 import type { Env as HonoEnv } from 'hono';
-import type { Logger } from 'pino';
+import type { Logger } from '../observability/logger.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
 import type { DriverRegistry } from '../drivers/registry.ts';
 import type { Env } from '../env.ts';

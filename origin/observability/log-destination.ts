@@ -1,29 +1,30 @@
-import pino, { type DestinationStream } from 'pino';
+import pino from 'pino';
 
 /**
- * Standard output for log lines, off the request's path: the lines written
+ * Standard output for log lines, off the request's path: the entries written
  * during one turn of the event loop are formatted and written together just
  * after it (a request's two lines cost no write, nor their formatting, before
  * its response goes out), and whatever is left when the process exits is
  * written then, synchronously.
  */
-export function batchedStdout(format: (line: string) => string): DestinationStream {
+export function batchedStdout<T>(format: (entry: T) => string): { write(entry: T): void } {
+  // pino's destination (sonic-boom) for the synchronous write: it retries when a non-blocking pipe is full.
   const out = pino.destination({ dest: 1, sync: true });
-  let pending: string[] = [];
+  let pending: T[] = [];
   let scheduled = false;
   const flush = () => {
     scheduled = false;
     if (pending.length === 0) return;
-    const lines = pending;
+    const entries = pending;
     pending = [];
     let text = '';
-    for (const line of lines) text += format(line);
+    for (const entry of entries) text += format(entry);
     out.write(text);
   };
   process.on('exit', flush);
   return {
-    write(line: string) {
-      pending.push(line);
+    write(entry) {
+      pending.push(entry);
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);

@@ -1,54 +1,101 @@
-import pino, { type Logger } from 'pino';
 import { SECRET_VARIABLE } from '../env.ts';
 import { batchedStdout } from './log-destination.ts';
 import { NO_REQUEST } from './request-context.ts';
 
+type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/** Writes a line at one level: a message, or fields (a line's own, and `logger`, `request_id`, `key` when it names them) and a message. */
+export interface LogFn {
+  (message: string): void;
+  (fields: object, message?: string): void;
+}
+
+export type Logger = Record<LevelName, LogFn>;
+
+/** A line as written, before it is formatted (after the turn, log-destination.ts). */
+export interface LogEntry {
+  time: number;
+  level: LevelName;
+  fields: Record<string, unknown>;
+  message: string | undefined;
+}
+
+const RANKS: Record<LevelName | 'silent', number> = { fatal: 60, error: 50, warn: 40, info: 30, debug: 20, trace: 10, silent: Infinity };
+const LEVELS = Object.keys(RANKS);
+
 /** The fields every line has, in the order the readable format prints them. */
-const CORE_FIELDS = ['time', 'level', 'logger', 'request_id', 'key', 'message'];
+const CORE_FIELDS = new Set(['time', 'level', 'logger', 'request_id', 'key', 'message']);
 
 const MASK = '********';
 /** Shorter values would mask ordinary words; no real key or password is this short. */
 const MIN_SECRET_LENGTH = 4;
 
-const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
-
 /**
  * The process's one logger. Every line carries `request_id` and `key` (the
  * caller's name): a line written for a request names them (`requestScopeOf`),
- * any other has `-` for both. `SLUICE_JSON_LOGS=1` prints one JSON object a line
- * (`time`, `level`, `logger`, `request_id`, `key`, `message` and the line's
- * own fields); otherwise a readable line. Reads the raw environment because
- * it must exist before the environment is validated (to report that).
+ * any other has `-` for both. `SLUICE_JSON_LOGS=1` prints one JSON object a
+ * line (`level`, `time`, `logger`, `request_id`, `key`, the line's own fields
+ * and `message`); otherwise a readable line. A line is only noted when
+ * written; it is formatted, masked and written after the turn (ADR 0014).
+ * Reads the raw environment because it must exist before the environment is
+ * validated (to report that).
  */
 export function createLogger(source: Record<string, string | undefined>): Logger {
   const json = ['1', 'true', 'yes', 'on'].includes(source.SLUICE_JSON_LOGS ?? '');
-  const level = LEVELS.has(source.SLUICE_LOG_LEVEL ?? '') ? source.SLUICE_LOG_LEVEL! : 'info';
+  const threshold = RANKS[(LEVELS.includes(source.SLUICE_LOG_LEVEL ?? '') ? source.SLUICE_LOG_LEVEL : 'info') as LevelName];
   const scrub = secretScrubber(source);
-  return pino(
-    {
-      level,
-      base: null,
-      messageKey: 'message',
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      mixin: () => ({ logger: 'sluice', ...NO_REQUEST }),
-    },
-    batchedStdout((line) => scrub(json ? line : readable(line))),
-  );
+  const out = batchedStdout<LogEntry>((entry) => scrub(json ? jsonLine(entry) : readableLine(entry)));
+  const at = (level: LevelName): LogFn => {
+    if (RANKS[level] < threshold) return () => {};
+    return (fieldsOrMessage: object | string, message?: string) => {
+      const own = typeof fieldsOrMessage === 'string' ? null : fieldsOrMessage;
+      out.write({
+        time: Date.now(),
+        level,
+        fields: { logger: 'sluice', ...NO_REQUEST, ...own },
+        message: own === null ? (fieldsOrMessage as string) : message,
+      });
+    };
+  };
+  return { fatal: at('fatal'), error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') };
+}
+
+/** `{"level":"info","time":"2024-05-01T12:00:00.000Z","logger":"sluice.access",...,"message":"GET /q/x 200"}` */
+export function jsonLine(entry: LogEntry): string {
+  const line = { level: entry.level, time: new Date(entry.time).toISOString(), ...entry.fields, message: entry.message };
+  return `${stringify(line)}\n`;
 }
 
 /** `2024-05-01T12:00:00.000Z INFO  sluice.access [a1b2c3d4e5f6 admin] GET /q/x 200 {"duration_ms":3.1,...}` */
-function readable(line: string): string {
-  let entry: Record<string, unknown>;
-  try {
-    entry = JSON.parse(line);
-  } catch {
-    return line;
+export function readableLine(entry: LogEntry): string {
+  const { fields } = entry;
+  const rest: Record<string, unknown> = {};
+  let extra = false;
+  for (const name in fields) {
+    if (CORE_FIELDS.has(name) || fields[name] === undefined) continue;
+    rest[name] = fields[name];
+    extra = true;
   }
-  const rest = Object.fromEntries(Object.entries(entry).filter(([name]) => !CORE_FIELDS.includes(name)));
-  const extra = Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : '';
-  const level = String(entry.level).toUpperCase().padEnd(5);
-  return `${entry.time} ${level} ${entry.logger} [${entry.request_id} ${entry.key}] ${entry.message ?? ''}${extra}\n`;
+  const time = new Date(entry.time).toISOString();
+  return `${time} ${entry.level.toUpperCase().padEnd(5)} ${fields.logger} [${fields.request_id} ${fields.key}] ${entry.message ?? ''}${extra ? ` ${stringify(rest)}` : ''}\n`;
+}
+
+/** JSON; a bigint as its digits and a cycle as a placeholder rather than a throw. */
+function stringify(value: object): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    const path: unknown[] = [];
+    return JSON.stringify(value, function (this: unknown, _name, item: unknown) {
+      if (typeof item === 'bigint') return item.toString();
+      if (item === null || typeof item !== 'object') return item;
+      // `path` holds the objects from the root to `item`'s holder.
+      path.length = path.indexOf(this) + 1;
+      if (path.includes(item)) return '[Circular]';
+      path.push(item);
+      return item;
+    });
+  }
 }
 
 /**

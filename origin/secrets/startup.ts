@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../observability/logger.ts';
 import type { Env } from '../env.ts';
 import type { Store } from '../store/open.ts';
 import { type StoredSecret, secretsReport, storedSecrets } from './inventory.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../../observability/logger.ts';
 import type { Env } from '../../env.ts';
 import type { RateSpec } from '../../../shared/access/rate.ts';
 import type { WindowDecision } from '../../../shared/access/window.ts';

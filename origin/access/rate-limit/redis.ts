@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
+import type { Logger } from '../../observability/logger.ts';
 import type { RateSpec } from '../../../shared/access/rate.ts';
 import { BUCKETS, type WindowDecision } from '../../../shared/access/window.ts';
 import type { RateLimiter } from './limiter.ts';

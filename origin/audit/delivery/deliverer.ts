@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { asc, gt } from 'drizzle-orm';
-import type { Logger } from 'pino';
+import type { Logger } from '../../observability/logger.ts';
 import type { Store } from '../../store/open.ts';
 import { auditLog } from '../../store/schema/index.ts';
 import { auditEntryView } from '../view.ts';

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { lt, sql } from 'drizzle-orm';
-import type { Logger } from 'pino';
+import type { Logger } from '../../observability/logger.ts';
 import type { Store } from '../../store/open.ts';
 import { runs } from '../../store/schema/index.ts';
 
