@@ -30,6 +30,7 @@ export interface Walker {
   group(open: number, to: number, scope: ReadonlySet<string>, frame: Frame): number;
   isQueryAt(from: number, to: number): boolean;
   identifier(token: Token): string;
+  dottedName(i: number): { parts: string[]; next: number };
   near(i: number): string;
 }
 
@@ -169,12 +170,9 @@ export function fromItem(r: Walker, i: number, to: number, scope: ReadonlySet<st
     }
     j = close + 1;
   } else if (token.kind === 'word' || token.kind === 'quoted' || (token.kind === 'string' && r.dialect === 'sqlite')) {
-    const parts = [r.identifier(token)];
-    j++;
-    while (isPunct(t[j], '.') && (t[j + 1]?.kind === 'word' || t[j + 1]?.kind === 'quoted')) {
-      parts.push(r.identifier(t[j + 1]));
-      j += 2;
-    }
+    const dotted = r.dottedName(j);
+    const parts = dotted.parts;
+    j = dotted.next;
     const name = parts.map(labelPart).join('.');
     key = parts[parts.length - 1].toLowerCase();
     if (isPunct(t[j], '(')) {

@@ -161,16 +161,23 @@ export class Reader implements Walker {
     if (!token || j >= to || token.word === 'OUTFILE' || token.word === 'DUMPFILE' || (token.kind !== 'word' && token.kind !== 'quoted')) {
       return j;
     }
-    const parts = [this.identifier(token)];
-    j++;
+    const { parts, next } = this.dottedName(j);
+    const name = parts.map(labelPart).join('.');
+    this.tables.add(name);
+    frame.items.set(parts[parts.length - 1].toLowerCase(), { label: name });
+    return next;
+  }
+
+  /** The parts of the dotted name starting at token `i` (`schema.table`, `"db"."t"`), and the token after it. */
+  dottedName(i: number): { parts: string[]; next: number } {
+    const t = this.tokens;
+    const parts = [this.identifier(t[i])];
+    let j = i + 1;
     while (isPunct(t[j], '.') && (t[j + 1]?.kind === 'word' || t[j + 1]?.kind === 'quoted')) {
       parts.push(this.identifier(t[j + 1]));
       j += 2;
     }
-    const name = parts.map(labelPart).join('.');
-    this.tables.add(name);
-    frame.items.set(parts[parts.length - 1].toLowerCase(), { label: name });
-    return j;
+    return { parts, next: j };
   }
 
   /** A name part, normalised as the dialect compares it (see `Join`). */
