@@ -120,7 +120,7 @@ function edgeCache(version: VersionRow, dialect: string): EdgeQueryCache | null 
   const parsed = parseDefinitions(version.parameters);
   if (!('errors' in parsed) && !Object.values(parsed.rules).some((rule) => rule.from_claim !== undefined) && !LEGACY_PLACEHOLDER.test(version.sql)) {
     const info = inspect(version.sql, dialect as Dialect);
-    if (info.statementCount === 1 && info.isRead) result = { parameters: version.parameters, markers: info.markers };
+    if (info.statementCount === 1 && info.isRead) result = { parameters: version.parameters, markers: [...info.markers] };
   }
   if (analysed.size >= ANALYSED_MAX) analysed.clear();
   analysed.set(memo, result);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Dialect } from '../drivers/types.ts';
 import type { AppDeps } from '../http/context.ts';
+import { memoByText } from '../text-memo.ts';
 import { countStreamExport, observeSerialization, queryFinished, queryStarted } from './metrics.ts';
 import type { RequestScope } from './request-context.ts';
 
@@ -74,21 +75,8 @@ export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, scope: Reque
   };
 }
 
-/** Saved queries run the same few texts over and over: each is hashed once (a memo bounded in count and text size). */
-const hashes = new Map<string, string>();
-const HASH_MEMO_SIZE = 1_000;
-const HASH_MEMO_TEXT = 4_096;
-
-function sqlHash(sql: string): string {
-  if (sql.length > HASH_MEMO_TEXT) return createHash('sha256').update(sql).digest('hex');
-  let hash = hashes.get(sql);
-  if (hash === undefined) {
-    if (hashes.size >= HASH_MEMO_SIZE) hashes.clear();
-    hash = createHash('sha256').update(sql).digest('hex');
-    hashes.set(sql, hash);
-  }
-  return hash;
-}
+/** Saved queries and clients run the same few texts over and over: each is hashed once. */
+const sqlHash = memoByText((sql) => createHash('sha256').update(sql).digest('hex'));
 
 /** A page was serialised: the `serialization_duration_seconds` metric; the rounded time for the access line's `serialization_ms`. */
 export function pageSerialized(format: string, ms: number): number {

@@ -4,6 +4,7 @@ import { markerNames } from './markers.ts';
 import { ambiguousQuoting, executableComment } from './mysql.ts';
 import { splitStatements } from './statements.ts';
 import { codeTokens, tokenize } from './tokenizer.ts';
+import { memoByText } from '../text-memo.ts';
 
 export interface StatementInfo {
   /** Non-empty statements: `select 1;` is one, `select 1; select 2` two. */
@@ -20,12 +21,24 @@ export interface StatementInfo {
    * no write op (executable comment, sql_mode-dependent quoting, text not
    * understood) is nothing a key can be allowed: such text must not run.
    */
-  writeOps: string[];
+  writeOps: readonly string[];
   /** Distinct `:name` markers in order of first appearance. */
-  markers: string[];
+  markers: readonly string[];
 }
 
-export function inspect(sql: string, dialect: Dialect): StatementInfo {
+/** One memo per dialect: a statement is checked before it runs, and again right before (run-sql.ts), and reruns are common. */
+const memos = new Map<Dialect, (sql: string) => Readonly<StatementInfo>>();
+
+export function inspect(sql: string, dialect: Dialect): Readonly<StatementInfo> {
+  let memo = memos.get(dialect);
+  if (!memo) {
+    memo = memoByText((text) => Object.freeze(inspectText(text, dialect)));
+    memos.set(dialect, memo);
+  }
+  return memo(sql);
+}
+
+function inspectText(sql: string, dialect: Dialect): StatementInfo {
   const tokens = tokenize(sql, dialect);
   const statements = splitStatements(codeTokens(tokens));
   const verdicts = statements.map((statement) => classify(statement, dialect));
@@ -40,7 +53,7 @@ export function inspect(sql: string, dialect: Dialect): StatementInfo {
     keyword: verdicts[0]?.keyword ?? '',
     isRead: refusal === null,
     refusal,
-    writeOps: [...new Set(verdicts.flatMap((v) => v.writeOps))],
-    markers: markerNames(tokens),
+    writeOps: Object.freeze([...new Set(verdicts.flatMap((v) => v.writeOps))]),
+    markers: Object.freeze(markerNames(tokens)),
   };
 }
