@@ -169,13 +169,14 @@ export async function accessChangeScope(work: () => Promise<void>, succeeded: ()
   try {
     await work();
   } finally {
-    openScopes--;
     const last = sent;
     if (last >= first) {
       invalidateEverywhere();
       const notes = Array.from({ length: last - first + 1 }, (_, i) => noteOf(first + i));
       if (succeeded() && liveListeners.size > 0) await Promise.all(notes.map(echoOf));
     }
+    // Open until its wait is over, so that no other request's end forgets what it waits for.
+    openScopes--;
     // Nobody waits any more: what never came back (a listener that went down) is forgotten.
     if (openScopes === 0) echoes.clear();
   }

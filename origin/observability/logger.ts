@@ -42,7 +42,7 @@ const MIN_SECRET_LENGTH = 4;
  */
 export function createLogger(source: Record<string, string | undefined>): Logger {
   const json = ['1', 'true', 'yes', 'on'].includes(source.SLUICE_JSON_LOGS ?? '');
-  const threshold = RANKS[(LEVELS.includes(source.SLUICE_LOG_LEVEL ?? '') ? source.SLUICE_LOG_LEVEL : 'info') as LevelName];
+  const threshold = RANKS[(LEVELS.includes(source.SLUICE_LOG_LEVEL ?? '') ? source.SLUICE_LOG_LEVEL : 'info') as keyof typeof RANKS];
   const scrub = secretScrubber(source);
   const out = batchedStdout<LogEntry>((entry) => scrub(json ? jsonLine(entry) : readableLine(entry)));
   const at = (level: LevelName): LogFn => {
