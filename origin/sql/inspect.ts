@@ -26,13 +26,18 @@ export interface StatementInfo {
   markers: readonly string[];
 }
 
-/** One memo per dialect: a statement is checked before it runs, and again right before (run-sql.ts), and reruns are common. */
+/**
+ * One memo per dialect: a statement is checked before it runs and again
+ * right before (run-sql.ts), a saved query's markers are read on every run,
+ * and the same texts come back. Texts up to 16 KiB are kept (saved SQL is
+ * rarely longer); a longer one is inspected each time.
+ */
 const memos = new Map<Dialect, (sql: string) => Readonly<StatementInfo>>();
 
 export function inspect(sql: string, dialect: Dialect): Readonly<StatementInfo> {
   let memo = memos.get(dialect);
   if (!memo) {
-    memo = memoByText((text) => Object.freeze(inspectText(text, dialect)));
+    memo = memoByText((text) => Object.freeze(inspectText(text, dialect)), { maxText: 16 * 1024 });
     memos.set(dialect, memo);
   }
   return memo(sql);

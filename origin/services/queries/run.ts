@@ -104,21 +104,6 @@ async function dialectOf(deps: AppDeps, name: string): Promise<Dialect> {
 
 const isSingleValue = (value: unknown) => value === null || typeof value !== 'object';
 
-/** `:marker` names per dialect and SQL text; saved SQL never changes, so each text is tokenized once (bounded). */
-const markerMemo = new Map<string, readonly string[]>();
-const MARKER_MEMO_SIZE = 1_000;
-
-function markersOf(sql: string, dialect: Dialect): readonly string[] {
-  const key = `${dialect}\u0000${sql}`;
-  let markers = markerMemo.get(key);
-  if (!markers) {
-    if (markerMemo.size >= MARKER_MEMO_SIZE) markerMemo.clear();
-    markers = inspect(sql, dialect).markers;
-    markerMemo.set(key, markers);
-  }
-  return markers;
-}
-
 /**
  * Declared parameters through their rules; `:markers` the SQL uses without
  * declaring them are required and passed through as supplied; legacy
@@ -137,7 +122,7 @@ function parameterValues(sql: string, dialect: Dialect, rules: Rules, request: S
   // A repeated argument is reported as such, not as the missing value it leaves behind.
   Object.assign(errors, request.problems);
 
-  for (const name of markersOf(sql, dialect)) {
+  for (const name of inspect(sql, dialect).markers) {
     if (Object.hasOwn(rules, name) || Object.hasOwn(errors, name)) continue;
     if (!given(name)) errors[name] = 'is required';
     else if (!isSingleValue(supplied[name])) errors[name] = 'must be a single value';
