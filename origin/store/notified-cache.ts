@@ -78,21 +78,18 @@ export class NotifiedCache<V> {
 export type CacheStore = Pick<Store, 'db'> & Partial<Pick<Store, 'kind' | 'listen'>>;
 
 /**
- * One cache per store for `channel`, made by `make` on first use (`live`
- * false on a shared store); on a shared store it starts listening: a name
- * heard is dropped, a (re)connect empties the cache and makes it live, and a
+ * One cache per store for `channel`, made on first use (holding up to
+ * `maxEntries` names); on a shared store it starts listening: a name heard
+ * is dropped, a (re)connect empties the cache and makes it live, and a
  * listener that fails leaves it serving nothing.
  */
-export function cachePerStore<C extends Pick<NotifiedCache<unknown>, 'invalidate' | 'reset'>>(
-  channel: string,
-  make: (live: boolean) => C,
-): (store: CacheStore) => C {
-  const caches = new WeakMap<CacheStore, C>();
+export function cachePerStore<V>(channel: string, maxEntries = Infinity): (store: CacheStore) => NotifiedCache<V> {
+  const caches = new WeakMap<CacheStore, NotifiedCache<V>>();
   return (store) => {
     const found = caches.get(store);
     if (found) return found;
     const shared = store.kind === 'postgres';
-    const cache = make(!shared);
+    const cache = new NotifiedCache<V>(!shared, maxEntries);
     caches.set(store, cache);
     if (shared && store.listen) {
       store.listen(channel, (name) => cache.invalidate(name), () => cache.reset(true)).catch(() => cache.reset(false));

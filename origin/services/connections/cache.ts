@@ -1,6 +1,6 @@
 import type { ConnectionSettings } from '../../drivers/types.ts';
 import type { Store, StoreDb } from '../../store/open.ts';
-import { NotifiedCache, announceChange, cachePerStore } from '../../store/notified-cache.ts';
+import { type NotifiedCache, announceChange, cachePerStore } from '../../store/notified-cache.ts';
 import type { ConnectionRow } from '../../store/schema/index.ts';
 
 /**
@@ -21,10 +21,7 @@ export interface CachedConnection {
 export type ConnectionCache = NotifiedCache<CachedConnection>;
 
 /** The cache of a store (one per store, made on first use; on a shared store it starts listening). */
-export const connectionCache: (store: Store) => ConnectionCache = cachePerStore(
-  CONNECTIONS_CHANNEL,
-  (live) => new NotifiedCache<CachedConnection>(live),
-);
+export const connectionCache: (store: Store) => ConnectionCache = cachePerStore<CachedConnection>(CONNECTIONS_CHANNEL);
 
 /** Inside a change's transaction: tells every origin on the store to drop `name` (delivered on commit). */
 export function announceConnectionChange(tx: Pick<StoreDb, 'execute'>, name: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { NotifiedCache, announceChange, cachePerStore } from '../../store/notified-cache.ts';
+import { type NotifiedCache, announceChange, cachePerStore } from '../../store/notified-cache.ts';
 import type { Store, StoreDb } from '../../store/open.ts';
 import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../../store/schema/index.ts';
 
@@ -23,7 +23,7 @@ interface Entry {
 }
 
 /** The cache of a store (one per store, made on first use; on a shared store it starts listening). */
-const definitionCache = cachePerStore(QUERIES_CHANNEL, (live) => new NotifiedCache<Entry>(live, MAX_ENTRIES));
+const definitionCache = cachePerStore<Entry>(QUERIES_CHANNEL, MAX_ENTRIES);
 
 /** Keeps a version of `query`, only while `query` is the very row the cache holds for its name. */
 function putVersion(cache: NotifiedCache<Entry>, query: QueryRow, version: QueryVersionRow, mark: number): void {
