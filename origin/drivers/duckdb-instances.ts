@@ -66,7 +66,11 @@ export function allowedAccess(files: Record<string, string>): { paths: string[];
   return { paths: [...paths], directories: [...directories] };
 }
 
-async function createInstance(spec: InstanceSpec): Promise<DuckDBInstance> {
+/**
+ * A new instance for `spec`, locked down. `writable` names files beyond the
+ * configured ones that statements may open (an export's own pipe).
+ */
+export async function createInstance(spec: InstanceSpec, writable: string[] = []): Promise<DuckDBInstance> {
   const options: Record<string, string> = {
     threads: String(spec.threads),
     memory_limit: spec.memoryLimit,
@@ -77,6 +81,7 @@ async function createInstance(spec: InstanceSpec): Promise<DuckDBInstance> {
   try {
     const { paths, directories } = allowedAccess(spec.files);
     const list = (items: string[]) => `[${items.map(sqlString).join(', ')}]`;
+    paths.push(...writable);
     if (paths.length) await setup.run(`SET allowed_paths = ${list(paths)}`);
     if (directories.length) await setup.run(`SET allowed_directories = ${list(directories)}`);
     await setup.run('SET enable_external_access = false');

@@ -4,6 +4,7 @@ import { openCursor } from './cursor.ts';
 import { duckDatabases, duckSchema, duckTableDdl } from './duckdb-catalog.ts';
 import { createFileViews, leaseInstance, type InstanceLease, type InstanceSpec } from './duckdb-instances.ts';
 import { duckLinePlan } from './duckdb-lines.ts';
+import { DuckPipeLines, pipeAvailable } from './duckdb-pipe.ts';
 import { DuckLines, DuckRows } from './duckdb-statement.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { SessionPool } from './pool.ts';
@@ -140,7 +141,12 @@ export class DuckdbDriver implements Driver {
     return queryFailed(error, this.redactor);
   };
 
-  /** Serialization push-down (duckdb-lines.ts): DuckDB renders the finished lines itself, or null. */
+  /**
+   * Serialization push-down (duckdb-lines.ts): DuckDB renders the finished
+   * lines itself, or null. From a READ_ONLY file, without parameters (COPY
+   * takes none), and while a pipe is free, DuckDB also writes them
+   * (duckdb-pipe.ts); otherwise they are fetched one string per row.
+   */
   async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
     let session: DuckSession;
     try {
@@ -152,6 +158,10 @@ export class DuckdbDriver implements Driver {
     if (!plan) {
       await this.pool.release(session, true);
       return null;
+    }
+    if (request.values.length === 0 && pipeAvailable(this.spec)) {
+      await this.pool.release(session, true);
+      return openCursor(new DuckPipeLines(this.spec, plan, format), { request, fail: (error) => queryFailed(error, this.redactor) });
     }
     const rendered = { ...request, text: plan.text };
     const source = new DuckLines(plan.columns, format, session.connection, rendered, this.readTransaction(request), this.releaser(session));

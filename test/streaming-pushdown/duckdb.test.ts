@@ -1,6 +1,6 @@
 import './zone.ts';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -12,11 +12,15 @@ import { LINE_FORMATS, firstDifference, jsBytes, pushedBytes } from './pushdown.
  * DuckDB serialization push-down: for every type it renders, the bytes the
  * database writes equal the JS serializer's bytes over the driver's values,
  * in csv, tsv and ndjson, for ordinary and edge values; everything else is
- * declined (null) and left to the JS path.
+ * declined (null) and left to the JS path. Both ways DuckDB hands the lines
+ * over are compared: written by its own COPY into a pipe (a READ_ONLY file),
+ * and fetched one string per row (a writable file, or a statement with
+ * parameters).
  */
 
 let dir: string;
 let driver: DuckdbDriver;
+let writable: DuckdbDriver;
 
 const SETUP = [
   `CREATE TYPE mood AS ENUM ('a', 'b,c', 'say "x"')`,
@@ -43,11 +47,13 @@ const SETUP = [
 ];
 
 async function same(sql: string, values: unknown[] = []) {
-  for (const format of LINE_FORMATS) {
-    const js = await jsBytes(driver, sql, format, values);
-    const pushed = await pushedBytes(driver, sql, format, values);
-    expect(pushed, `${format}: push-down declined`).not.toBeNull();
-    expect(firstDifference(js, pushed!), format).toBeNull();
+  for (const [path, on] of [['pipe', driver], ['lines', writable]] as const) {
+    for (const format of LINE_FORMATS) {
+      const js = await jsBytes(on, sql, format, values);
+      const pushed = await pushedBytes(on, sql, format, values);
+      expect(pushed, `${path}, ${format}: push-down declined`).not.toBeNull();
+      expect(firstDifference(js, pushed!), `${path}, ${format}`).toBeNull();
+    }
   }
 }
 
@@ -59,11 +65,14 @@ beforeAll(async () => {
   for (const statement of SETUP) await connection.run(statement);
   connection.closeSync();
   instance.closeSync();
+  await copyFile(file, join(dir, 'writable.duckdb'));
   driver = new DuckdbDriver({ type: 'duckdb', database: file, options: {} }, { poolSize: 2, poolIdleTimeoutMs: 60_000, allowWrites: false });
+  writable = new DuckdbDriver({ type: 'duckdb', database: join(dir, 'writable.duckdb'), options: {} }, { poolSize: 2, poolIdleTimeoutMs: 60_000, allowWrites: true });
 });
 
 afterAll(async () => {
   await driver?.close();
+  await writable?.close();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,0 +1,283 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { StatementSource } from './cursor.ts';
+import { createFileViews, createInstance, type InstanceSpec } from './duckdb-instances.ts';
+import type { LinePlan } from './duckdb-lines.ts';
+import { sqlString } from './duckdb-render.ts';
+import type { ColumnMeta, LineFormat } from './types.ts';
+
+/**
+ * An export DuckDB writes itself (ADR 0016): `COPY (rendered lines) TO` a
+ * named pipe that only this export's own DuckDB instance may open, read here
+ * as bytes. DuckDB's COPY writes several times faster than lines can be
+ * fetched through the node API one string at a time.
+ *
+ * The instance is opened on the connection's file for this export alone,
+ * READ_ONLY, locked down like every other (duckdb-instances.ts) with the pipe
+ * as the one extra path, so no other statement can reach the pipe. A pure
+ * stream needs little memory, so the instance first gets `STREAM_MEMORY`;
+ * a statement that needs more (a sort, an aggregate, a join's build side)
+ * fails with DuckDB's out-of-memory error before its first byte, and then
+ * runs again with the connection's own `memory_limit`.
+ */
+
+const STREAM_MEMORY = '16MB';
+const STREAM_MEMORY_BYTES = 16 * 2 ** 20;
+const LINE_END: Record<LineFormat, string> = { csv: '\\r\\n', tsv: '\\n', ndjson: '\\n' };
+const OUT_OF_MEMORY = /Out of Memory Error/i;
+
+/**
+ * A COPY holds a libuv worker until it ends (a slow client blocks it in
+ * `write`), and the pool also serves DNS, files and every other DuckDB call:
+ * pipe exports may take half of it at most; the rest take the line path.
+ */
+const MAX_PIPES = Math.max(1, Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2));
+let pipesInUse = 0;
+
+let directory: string | null = null;
+
+/** A private folder for this process's pipes, removed at exit. */
+function pipeDirectory(): string {
+  if (!directory) {
+    const made = mkdtempSync(join(tmpdir(), 'sluice-pipes-'));
+    directory = made;
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+  }
+  return directory;
+}
+
+const mkfifo = promisify(execFile);
+
+const UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/** DuckDB's `memory_limit` text in bytes; Infinity when it is not a plain size (then it is never lower than ours). */
+export function memoryBytes(limit: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(limit);
+  const unit = UNITS[(match?.[2] || 'b').toLowerCase()];
+  return match && unit ? Number(match[1]) * unit : Infinity;
+}
+
+/** Whether a pipe export may start now: the connection's file is READ_ONLY and a slot is free. */
+export function pipeAvailable(spec: InstanceSpec): boolean {
+  return spec.path !== null && spec.readOnly && pipesInUse < MAX_PIPES && process.platform !== 'win32';
+}
+
+/** One attempt: a pipe, its read end, an instance allowed to open it, and the COPY running into it. */
+interface Attempt {
+  fifo: string;
+  socket: Socket;
+  instance: DuckDBInstance;
+  connection: DuckDBConnection;
+  copy: Promise<unknown>;
+  settled: boolean;
+  failure: unknown;
+  /** Set once the COPY is being stopped: resolves when it has returned. */
+  stopped: Promise<void> | null;
+}
+
+export class DuckPipeLines implements StatementSource<Uint8Array> {
+  private attempt: Attempt | null = null;
+  private interrupted = false;
+  private done = false;
+
+  constructor(
+    private readonly spec: InstanceSpec,
+    private readonly plan: LinePlan,
+    private readonly format: LineFormat,
+  ) {
+    pipesInUse++;
+  }
+
+  async start(): Promise<ColumnMeta[]> {
+    if (memoryBytes(this.spec.memoryLimit) > STREAM_MEMORY_BYTES && (await this.startsWithin(STREAM_MEMORY))) return this.plan.columns;
+    await this.begin(this.spec.memoryLimit);
+    return this.plan.columns;
+  }
+
+  /** False when DuckDB ran out of `memoryLimit` before the first byte: nothing was read yet, so it may start over. */
+  private async startsWithin(memoryLimit: string): Promise<boolean> {
+    let first: Attempt;
+    try {
+      first = await this.begin(memoryLimit);
+    } catch (error) {
+      // The configured files' views are bound when the instance opens: a CSV reader alone asks for 32 MB.
+      if (OUT_OF_MEMORY.test(String(error))) return false;
+      throw error;
+    }
+    await this.firstBytes(first);
+    if (!first.settled || !OUT_OF_MEMORY.test(String(first.failure))) return true;
+    this.attempt = null;
+    await this.end(first);
+    return false;
+  }
+
+  private async begin(memoryLimit: string): Promise<Attempt> {
+    if (this.interrupted) throw new Error('cancelled before the statement started');
+    const fifo = join(pipeDirectory(), randomUUID());
+    await mkfifo('mkfifo', ['-m', '600', fifo]);
+    // Opened before DuckDB opens the other end: a pipe's writer waits for a reader.
+    const socket = new Socket({ fd: openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
+    socket.pause();
+    socket.on('error', () => {});
+    let instance: DuckDBInstance | null = null;
+    try {
+      instance = await createInstance({ ...this.spec, memoryLimit }, [fifo]);
+      const connection = await instance.connect();
+      await createFileViews(connection, this.spec.files);
+      const options = `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '', NEW_LINE '${LINE_END[this.format]}'`;
+      const attempt: Attempt = { fifo, socket, instance, connection, copy: Promise.resolve(), settled: false, failure: null, stopped: null };
+      attempt.copy = connection
+        .run(`COPY (${this.plan.text}) TO ${sqlString(fifo)} (${options})`)
+        .catch((error: unknown) => (attempt.failure = error))
+        .finally(() => {
+          attempt.settled = true;
+          // A COPY that failed before opening the pipe never closes it: the reader would wait for ever.
+          letWriterThrough(fifo);
+        });
+      this.attempt = attempt;
+      // Interrupted while the instance opened: the COPY must not run on unattended.
+      if (this.interrupted) void stop(attempt);
+      return attempt;
+    } catch (error) {
+      socket.destroy();
+      instance?.closeSync();
+      await unlink(fifo).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Until the pipe has bytes to read or the COPY has ended. */
+  private async firstBytes(attempt: Attempt): Promise<void> {
+    await Promise.race([readable(attempt.socket), attempt.copy]);
+  }
+
+  async pull(): Promise<Uint8Array | null> {
+    const attempt = this.attempt!;
+    for (;;) {
+      const chunk = attempt.socket.read() as Buffer | null;
+      if (chunk) return chunk;
+      if (attempt.socket.readableEnded || attempt.socket.destroyed) {
+        await attempt.copy;
+        if (attempt.failure) throw attempt.failure;
+        this.done = true;
+        return null;
+      }
+      await readable(attempt.socket);
+    }
+  }
+
+  interrupt(): void {
+    this.interrupted = true;
+    if (this.attempt) stop(this.attempt);
+  }
+
+  async finish(): Promise<void> {
+    const attempt = this.attempt;
+    this.attempt = null;
+    try {
+      if (attempt) {
+        if (!this.done) this.interrupt();
+        await this.end(attempt);
+      }
+    } finally {
+      pipesInUse--;
+    }
+  }
+
+  /** Waits for the COPY to return, closes the instance and removes the pipe. */
+  private async end(attempt: Attempt): Promise<void> {
+    await stop(attempt);
+    attempt.socket.destroy();
+    try {
+      attempt.connection.closeSync();
+      attempt.instance.closeSync();
+    } catch {
+      // already closed
+    }
+    await unlink(attempt.fifo).catch(() => {});
+  }
+}
+
+/** Until the socket has bytes to read, or has ended. */
+function readable(socket: Socket): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const wake = () => {
+      socket.off('readable', wake).off('end', wake).off('close', wake);
+      resolve();
+    };
+    socket.on('readable', wake).on('end', wake).on('close', wake);
+    // 'end' is emitted only once a read finds nothing left after the end of the data.
+    socket.read(0);
+  });
+}
+
+/** Interrupts the COPY unless it has returned, and drains what it still writes. */
+function stop(attempt: Attempt): Promise<void> {
+  if (attempt.settled) return Promise.resolve();
+  if (!attempt.stopped) {
+    attempt.connection.interrupt();
+    // A COPY blocked in `write` reaches its next interrupt check once the pipe has room. A waiting
+    // 'readable' listener would keep the socket from flowing; the reader it wakes waits for 'end' too.
+    attempt.socket.removeAllListeners('readable').on('data', () => {}).resume();
+    attempt.stopped = unblock(attempt);
+  }
+  return attempt.stopped;
+}
+
+/**
+ * Until the COPY returns. DuckDB checks the interrupt only between chunks,
+ * and a thread blocked opening the pipe never gets there: a statement of the
+ * export's own that opened its pipe for reading waits for a writer, and the
+ * COPY's writer waits for a reader once ours is gone. Both are let through
+ * every 100 ms: a writer that opens and closes at once, and a reader that
+ * drains what it finds.
+ */
+async function unblock(attempt: Attempt): Promise<void> {
+  const readers: number[] = [];
+  try {
+    for (;;) {
+      await Promise.race([attempt.copy, delay(100)]);
+      if (attempt.settled) return;
+      letWriterThrough(attempt.fifo);
+      try {
+        const fd = openSync(attempt.fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+        readers.push(fd);
+        for (const reader of readers) drain(reader);
+      } catch {
+        // the pipe is gone
+      }
+    }
+  } finally {
+    for (const fd of readers) closeSync(fd);
+  }
+}
+
+/** A writer that opens the pipe and closes it: its readers see the end of the data once they have read it. */
+function letWriterThrough(fifo: string): void {
+  try {
+    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {
+    // no reader has it open
+  }
+}
+
+const scratch = Buffer.alloc(64 * 1024);
+
+function drain(fd: number): void {
+  try {
+    while (readSync(fd, scratch) > 0);
+  } catch {
+    // EAGAIN: nothing more for now
+  }
+}
+
+/** Pipe exports running now (for tests and metrics). */
+export const pipesOpen = () => pipesInUse;
