@@ -12,6 +12,7 @@ import type { StatementSource } from './cursor.ts';
 import { createFileViews, createInstance, type InstanceSpec } from './duckdb-instances.ts';
 import type { LinePlan } from './duckdb-lines.ts';
 import { sqlString } from './duckdb-render.ts';
+import { collectYoungGarbage } from './native-memory.ts';
 import type { ColumnMeta, LineFormat } from './types.ts';
 
 /**
@@ -29,10 +30,16 @@ import type { ColumnMeta, LineFormat } from './types.ts';
  * runs again with the connection's own `memory_limit`.
  */
 
-const STREAM_MEMORY = '16MB';
-const STREAM_MEMORY_BYTES = 16 * 2 ** 20;
+const STREAM_MEMORY = '8MB';
+const STREAM_MEMORY_BYTES = 8 * 2 ** 20;
 const LINE_END: Record<LineFormat, string> = { csv: '\\r\\n', tsv: '\\n', ndjson: '\\n' };
 const OUT_OF_MEMORY = /Out of Memory Error/i;
+/**
+ * Bytes read between young-generation collections (native-memory.ts): each
+ * read is a new buffer outside V8's heap, dead once written to the client,
+ * and V8 would otherwise let tens of MB of them pile up.
+ */
+const SWEEP_BYTES = 4 * 2 ** 20;
 
 /**
  * A COPY holds a libuv worker until it ends (a slow client blocks it in
@@ -87,6 +94,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
   private attempt: Attempt | null = null;
   private interrupted = false;
   private done = false;
+  private unswept = 0;
 
   constructor(
     private readonly spec: InstanceSpec,
@@ -156,14 +164,22 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
 
   /** Until the pipe has bytes to read or the COPY has ended. */
   private async firstBytes(attempt: Attempt): Promise<void> {
-    await Promise.race([readable(attempt.socket), attempt.copy]);
+    // The pipe may end (a COPY that failed closes it) before DuckDB's answer arrives.
+    while (attempt.socket.readableLength === 0 && !attempt.settled) await Promise.race([readable(attempt.socket), attempt.copy]);
   }
 
   async pull(): Promise<Uint8Array | null> {
     const attempt = this.attempt!;
     for (;;) {
       const chunk = attempt.socket.read() as Buffer | null;
-      if (chunk) return chunk;
+      if (chunk) {
+        this.unswept += chunk.length;
+        if (this.unswept >= SWEEP_BYTES) {
+          this.unswept = 0;
+          collectYoungGarbage();
+        }
+        return chunk;
+      }
       if (attempt.socket.readableEnded || attempt.socket.destroyed) {
         await attempt.copy;
         if (attempt.failure) throw attempt.failure;

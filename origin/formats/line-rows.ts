@@ -13,6 +13,9 @@ const QUOTE = 0x22;
 
 class RowEnds {
   private inQuotes = false;
+  /** The chunk last searched, and its first quote at or after the last search's start (Infinity: none). */
+  private chunk: Buffer | null = null;
+  private quote = -1;
 
   constructor(private readonly csv: boolean) {}
 
@@ -27,19 +30,34 @@ class RowEnds {
     }
     let at = from;
     for (;;) {
-      const quote = chunk.indexOf(QUOTE, at);
+      const quote = this.quoteFrom(chunk, at);
       if (this.inQuotes) {
-        if (quote < 0) return -1;
+        if (quote === Infinity) return -1;
         this.inQuotes = false;
         at = quote + 1;
         continue;
       }
       const lf = chunk.indexOf(LF, at);
-      if (lf >= 0 && (quote < 0 || lf < quote)) return lf + 1;
-      if (quote < 0) return -1;
+      if (lf >= 0 && lf < quote) return lf + 1;
+      if (quote === Infinity) return -1;
       this.inQuotes = true;
       at = quote + 1;
     }
+  }
+
+  /**
+   * The first quote at or after `at`. Searches only move forward in a chunk,
+   * so the last one found still answers until it is passed: most rows have
+   * no quote, and searching afresh on each would scan ahead to the next
+   * quoted field every time.
+   */
+  private quoteFrom(chunk: Buffer, at: number): number {
+    if (chunk !== this.chunk || this.quote < at) {
+      this.chunk = chunk;
+      const found = chunk.indexOf(QUOTE, at);
+      this.quote = found < 0 ? Infinity : found;
+    }
+    return this.quote;
   }
 }
 

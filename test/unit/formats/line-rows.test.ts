@@ -32,6 +32,15 @@ describe('capLines: rows in finished lines', () => {
     });
   }
 
+  it('csv: quoted fields far apart in one chunk, cut at every row', async () => {
+    const rows = Array.from({ length: 200 }, (_, i) => (i % 50 === 7 ? `${i},"x,\n""${i}"""\r\n` : `${i},plain ${i}\r\n`));
+    for (const size of [13, 64 * 1024]) {
+      for (const max of [1, 7, 8, 57, 58, 199, 200]) {
+        expect(await run(rows.join(''), 'csv', max, size)).toEqual({ text: rows.slice(0, max).join(''), rows: max, capped: max < 200 });
+      }
+    }
+  });
+
   it('no bytes: no rows, not capped', async () => {
     expect(await run('', 'csv', 0, 10)).toEqual({ text: '', rows: 0, capped: false });
   });
