@@ -31,7 +31,6 @@ import type { ColumnMeta, LineFormat } from './types.ts';
  */
 
 const STREAM_MEMORY = '8MB';
-const STREAM_MEMORY_BYTES = 8 * 2 ** 20;
 const LINE_END: Record<LineFormat, string> = { csv: '\\r\\n', tsv: '\\n', ndjson: '\\n' };
 const OUT_OF_MEMORY = /Out of Memory Error/i;
 /**
@@ -61,20 +60,44 @@ function pipeDirectory(): string {
   return directory;
 }
 
-const mkfifo = promisify(execFile);
+const run = promisify(execFile);
+const makeFifo = (path: string) => run('mkfifo', ['-m', '600', path]);
+
+let supported: Promise<boolean> | null = null;
+
+/** Whether this system makes named pipes (`mkfifo` is there, the temporary folder writable): tried once. */
+function pipesSupported(): Promise<boolean> {
+  supported ??= (async () => {
+    if (process.platform === 'win32') return false;
+    try {
+      const probe = join(pipeDirectory(), 'probe');
+      await makeFifo(probe);
+      await unlink(probe);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  return supported;
+}
 
 const UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
 
-/** DuckDB's `memory_limit` text in bytes; Infinity when it is not a plain size (then it is never lower than ours). */
+/** DuckDB's `memory_limit` text in bytes (its MB is 10^6, MiB 2^20); Infinity when it is not a plain size (then it is never lower than ours). */
 export function memoryBytes(limit: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(limit);
   const unit = UNITS[(match?.[2] || 'b').toLowerCase()];
   return match && unit ? Number(match[1]) * unit : Infinity;
 }
 
-/** Whether a pipe export may start now: the connection's file is READ_ONLY and a slot is free. */
-export function pipeAvailable(spec: InstanceSpec): boolean {
-  return spec.path !== null && spec.readOnly && pipesInUse < MAX_PIPES && process.platform !== 'win32';
+/**
+ * Whether a pipe export may start now: the connection's file is READ_ONLY,
+ * the system makes pipes, and one is free. Take it at once (construct the
+ * source) or another export may.
+ */
+export async function pipeAvailable(spec: InstanceSpec): Promise<boolean> {
+  if (spec.path === null || !spec.readOnly || !(await pipesSupported())) return false;
+  return pipesInUse < MAX_PIPES;
 }
 
 /** One attempt: a pipe, its read end, an instance allowed to open it, and the COPY running into it. */
@@ -105,7 +128,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
   }
 
   async start(): Promise<ColumnMeta[]> {
-    if (memoryBytes(this.spec.memoryLimit) > STREAM_MEMORY_BYTES && (await this.startsWithin(STREAM_MEMORY))) return this.plan.columns;
+    if (memoryBytes(this.spec.memoryLimit) > memoryBytes(STREAM_MEMORY) && (await this.startsWithin(STREAM_MEMORY))) return this.plan.columns;
     await this.begin(this.spec.memoryLimit);
     return this.plan.columns;
   }
@@ -130,7 +153,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
   private async begin(memoryLimit: string): Promise<Attempt> {
     if (this.interrupted) throw new Error('cancelled before the statement started');
     const fifo = join(pipeDirectory(), randomUUID());
-    await mkfifo('mkfifo', ['-m', '600', fifo]);
+    await makeFifo(fifo);
     // Opened before DuckDB opens the other end: a pipe's writer waits for a reader.
     const socket = new Socket({ fd: openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
     socket.pause();

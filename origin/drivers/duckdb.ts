@@ -159,9 +159,10 @@ export class DuckdbDriver implements Driver {
       await this.pool.release(session, true);
       return null;
     }
-    if (request.values.length === 0 && pipeAvailable(this.spec)) {
+    if (request.values.length === 0 && (await pipeAvailable(this.spec))) {
+      const source = new DuckPipeLines(this.spec, plan, format);
       await this.pool.release(session, true);
-      return openCursor(new DuckPipeLines(this.spec, plan, format), { request, fail: (error) => queryFailed(error, this.redactor) });
+      return openCursor(source, { request, fail: (error) => queryFailed(error, this.redactor) });
     }
     const rendered = { ...request, text: plan.text };
     const source = new DuckLines(plan.columns, format, session.connection, rendered, this.readTransaction(request), this.releaser(session));
