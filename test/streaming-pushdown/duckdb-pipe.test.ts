@@ -112,8 +112,9 @@ describe('DuckDB exports through a pipe', () => {
 
   it('leave further exports to the line path while every pipe is taken', async () => {
     const held = [];
-    for (let i = 0; i < 4; i++) held.push(await driver.streamLines!(request('select i from range(100000000) t(i)'), 'csv'));
-    expect(pipesOpen()).toBe(2);
+    const pipes = Math.max(1, Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2));
+    for (let i = 0; i <= pipes + 1; i++) held.push(await driver.streamLines!(request('select i from range(100000000) t(i)'), 'csv'));
+    expect(pipesOpen()).toBe(pipes);
     for (const lines of held) await lines!.close();
     expect(pipesOpen()).toBe(0);
   });
