@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DuckdbDriver } from '../../origin/drivers/duckdb.ts';
 import { pipesOpen } from '../../origin/drivers/duckdb-pipe.ts';
-import { request } from './pushdown.ts';
+import { READ_ONLY_ENV, duckFixture, request } from './pushdown.ts';
 
 /** Where the system cannot make named pipes (no `mkfifo`), DuckDB exports fetch the rendered lines instead. */
 
@@ -14,14 +11,9 @@ let driver: DuckdbDriver;
 const path = process.env.PATH;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sluice-no-pipes-'));
-  const file = join(dir, 'fixture.duckdb');
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  await connection.run('CREATE TABLE numbers AS SELECT i FROM range(3) t(i)');
-  connection.closeSync();
-  instance.closeSync();
-  driver = new DuckdbDriver({ type: 'duckdb', database: file, options: {} }, { poolSize: 2, poolIdleTimeoutMs: 60_000, allowWrites: false });
+  let file: string;
+  ({ dir, file } = await duckFixture('sluice-no-pipes-', ['CREATE TABLE numbers AS SELECT i FROM range(3) t(i)']));
+  driver = new DuckdbDriver({ type: 'duckdb', database: file, options: {} }, READ_ONLY_ENV);
   // This test file runs in its own process: the first export finds no mkfifo and remembers it.
   process.env.PATH = dir;
 });

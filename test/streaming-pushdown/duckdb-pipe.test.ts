@@ -1,12 +1,11 @@
-import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckdbDriver } from '../../origin/drivers/duckdb.ts';
 import { memoryBytes, pipesOpen } from '../../origin/drivers/duckdb-pipe.ts';
 import { SluiceError } from '../../origin/errors.ts';
-import { request } from './pushdown.ts';
+import { READ_ONLY_ENV, duckFixture, request } from './pushdown.ts';
 
 /**
  * DuckDB writing an export into its own pipe (duckdb-pipe.ts): what happens
@@ -19,14 +18,9 @@ let driver: DuckdbDriver;
 let withFile: DuckdbDriver;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sluice-pipe-'));
-  const file = join(dir, 'fixture.duckdb');
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  await connection.run('CREATE TABLE numbers AS SELECT i FROM range(10) t(i)');
-  connection.closeSync();
-  instance.closeSync();
-  const env = { poolSize: 4, poolIdleTimeoutMs: 60_000, allowWrites: false };
+  let file: string;
+  ({ dir, file } = await duckFixture('sluice-pipe-', ['CREATE TABLE numbers AS SELECT i FROM range(10) t(i)']));
+  const env = READ_ONLY_ENV;
   driver = new DuckdbDriver({ type: 'duckdb', database: file, options: {} }, env);
   await writeFile(join(dir, 'extra.csv'), 'a,b\n1,2\n');
   await copyFile(file, join(dir, 'other.duckdb'));

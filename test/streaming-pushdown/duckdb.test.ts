@@ -1,12 +1,10 @@
 import './zone.ts';
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckdbDriver } from '../../origin/drivers/duckdb.ts';
-import { LINE_FORMATS, firstDifference, jsBytes, pushedBytes } from './pushdown.ts';
+import { LINE_FORMATS, READ_ONLY_ENV, duckFixture, firstDifference, jsBytes, pushedBytes } from './pushdown.ts';
 
 /**
  * DuckDB serialization push-down: for every type it renders, the bytes the
@@ -58,16 +56,11 @@ async function same(sql: string, values: unknown[] = []) {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sluice-pushdown-'));
-  const file = join(dir, 'fixture.duckdb');
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  for (const statement of SETUP) await connection.run(statement);
-  connection.closeSync();
-  instance.closeSync();
+  let file: string;
+  ({ dir, file } = await duckFixture('sluice-pushdown-', SETUP));
   await copyFile(file, join(dir, 'writable.duckdb'));
-  driver = new DuckdbDriver({ type: 'duckdb', database: file, options: {} }, { poolSize: 2, poolIdleTimeoutMs: 60_000, allowWrites: false });
-  writable = new DuckdbDriver({ type: 'duckdb', database: join(dir, 'writable.duckdb'), options: {} }, { poolSize: 2, poolIdleTimeoutMs: 60_000, allowWrites: true });
+  driver = new DuckdbDriver({ type: 'duckdb', database: file, options: {} }, READ_ONLY_ENV);
+  writable = new DuckdbDriver({ type: 'duckdb', database: join(dir, 'writable.duckdb'), options: {} }, { ...READ_ONLY_ENV, allowWrites: true });
 });
 
 afterAll(async () => {

@@ -1,3 +1,7 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import type { Driver, LineFormat, RunRequest } from '../../origin/drivers/types.ts';
 import { serializerFor } from '../../origin/formats/index.ts';
 import { renderedLines } from '../../origin/formats/lines.ts';
@@ -45,3 +49,17 @@ export function firstDifference(a: string, b: string): string | null {
   }
   return 'lengths differ';
 }
+
+/** A new folder holding `fixture.duckdb`, made by `statements`. */
+export async function duckFixture(prefix: string, statements: string[]): Promise<{ dir: string; file: string }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const file = join(dir, 'fixture.duckdb');
+  const instance = await DuckDBInstance.create(file);
+  const connection = await instance.connect();
+  for (const statement of statements) await connection.run(statement);
+  connection.closeSync();
+  instance.closeSync();
+  return { dir, file };
+}
+
+export const READ_ONLY_ENV = { poolSize: 4, poolIdleTimeoutMs: 60_000, allowWrites: false };
