@@ -116,7 +116,6 @@ interface Attempt {
 export class DuckPipeLines implements StatementSource<Uint8Array> {
   private attempt: Attempt | null = null;
   private interrupted = false;
-  private done = false;
   private unswept = 0;
 
   constructor(
@@ -206,7 +205,6 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
       if (attempt.socket.readableEnded || attempt.socket.destroyed) {
         await attempt.copy;
         if (attempt.failure) throw attempt.failure;
-        this.done = true;
         return null;
       }
       await readable(attempt.socket);
@@ -222,10 +220,8 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
     const attempt = this.attempt;
     this.attempt = null;
     try {
-      if (attempt) {
-        if (!this.done) this.interrupt();
-        await this.end(attempt);
-      }
+      // A COPY still running (the client went, the row cap) is stopped there.
+      if (attempt) await this.end(attempt);
     } finally {
       pipesInUse--;
     }
@@ -318,5 +314,5 @@ function drain(fd: number): void {
   }
 }
 
-/** Pipe exports running now (for tests and metrics). */
+/** Pipe exports running now (the `stream_pipes` gauge). */
 export const pipesOpen = () => pipesInUse;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DuckdbDriver } from './duckdb.ts';
+import { pipesOpen } from './duckdb-pipe.ts';
 import { MysqlDriver } from './mysql.ts';
 import { PostgresDriver } from './postgres.ts';
 import { SqliteDriver } from './sqlite.ts';
@@ -93,5 +94,10 @@ export class DriverRegistry {
     let total = 0;
     for (const { driver } of this.drivers.values()) total += driver.idleSessions();
     return total;
+  }
+
+  /** DuckDB exports written into pipes now (the `stream_pipes` gauge). */
+  pipeCount(): number {
+    return pipesOpen();
   }
 }

@@ -69,6 +69,12 @@ const poolIdle = new Gauge({
   registers: [registry],
 });
 
+const streamPipes = new Gauge({
+  name: 'sluice_stream_pipes',
+  help: 'DuckDB exports written by DuckDB into a pipe of their own now; at the limit (half the libuv pool) further ones fetch their lines.',
+  registers: [registry],
+});
+
 const rateLimitRejections = new Counter({
   name: 'sluice_rate_limit_rejections_total',
   help: 'Requests refused with 429: a rate limit (server-wide or per key), a quota or a concurrency limit.',
@@ -129,8 +135,15 @@ export function countStreamExport(status: 'success' | 'truncated'): void {
   streamExports.inc({ status });
 }
 
-/** The text exposition, with the pool gauge read now. */
-export async function renderMetrics(idleConnections: number): Promise<{ contentType: string; body: string }> {
-  poolIdle.set(idleConnections);
+/** What the gauges read at scrape time show. */
+export interface ScrapeReadings {
+  idleConnections: number;
+  streamPipes: number;
+}
+
+/** The text exposition, with the scrape-time gauges read now. */
+export async function renderMetrics(readings: ScrapeReadings): Promise<{ contentType: string; body: string }> {
+  poolIdle.set(readings.idleConnections);
+  streamPipes.set(readings.streamPipes);
   return { contentType: registry.contentType, body: await registry.metrics() };
 }

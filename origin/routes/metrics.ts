@@ -23,6 +23,6 @@ export const metricsRoute = new Hono<AppEnv>().get('/metrics', async (c) => {
       throw new SluiceError('unauthorized', 'Metrics need Authorization: Bearer <SLUICE_METRICS_TOKEN>');
     }
   }
-  const { contentType, body } = await renderMetrics(deps.drivers.idleCount());
+  const { contentType, body } = await renderMetrics({ idleConnections: deps.drivers.idleCount(), streamPipes: deps.drivers.pipeCount() });
   return c.body(body, 200, { 'Content-Type': contentType });
 });

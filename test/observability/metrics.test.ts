@@ -20,6 +20,7 @@ const SERIES = [
   'sluice_pool_idle_connections',
   'sluice_rate_limit_rejections_total',
   'sluice_stream_exports_total',
+  'sluice_stream_pipes',
 ];
 
 interface Sample {
@@ -103,6 +104,7 @@ describe('series', () => {
       sluice_pool_idle_connections: 'gauge',
       sluice_rate_limit_rejections_total: 'counter',
       sluice_stream_exports_total: 'counter',
+      sluice_stream_pipes: 'gauge',
     });
   });
 
@@ -135,8 +137,9 @@ describe('series', () => {
     for (const s of samplesOf('sluice_rows_returned_total')) expect(Object.keys(s.labels).sort()).toEqual(['connection', 'dialect', 'key']);
   });
 
-  it('active_queries is back to 0; pool_idle_connections counts the pooled session', () => {
+  it('active_queries and stream_pipes are back to 0; pool_idle_connections counts the pooled session', () => {
     expect(find('sluice_active_queries', {})?.value).toBe(0);
+    expect(find('sluice_stream_pipes', {})?.value).toBe(0);
     expect(find('sluice_pool_idle_connections', {})?.value).toBeGreaterThanOrEqual(1);
   });
 

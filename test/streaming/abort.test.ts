@@ -100,6 +100,21 @@ describe.each(['postgres', 'mysql'] as const)('%s', (driver) => {
   });
 });
 
+/** The `sluice_stream_pipes` gauge: DuckDB exports written into a pipe now. */
+async function pipes(): Promise<number> {
+  const res = await env.origin.fetch('/metrics');
+  return Number(/^sluice_stream_pipes (\S+)$/m.exec(await res.text())![1]);
+}
+
+describe('duckdb through a pipe', () => {
+  it('gives its pipe back when the client aborts (the file is READ_ONLY: writes are off)', async () => {
+    await startAndAbort('duckdb', unique('abortpipe'), 'csv', 3, async () => {
+      expect(await pipes()).toBe(1);
+    });
+    expect(await eventually(async () => (await pipes()) === 0, SETTLE_MS), 'the pipe is given back').toBe(true);
+  });
+});
+
 describe.each(['duckdb', 'sqlite'] as const)('%s', (driver) => {
   it('answers promptly after a client aborts a huge stream', async () => {
     await startAndAbort(driver, unique('abort'), 'csv', 3);
