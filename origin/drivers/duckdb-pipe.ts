@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -48,20 +47,25 @@ const SWEEP_BYTES = 4 * 2 ** 20;
 const MAX_PIPES = Math.max(1, Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2));
 let pipesInUse = 0;
 
-let directory: string | null = null;
+const run = promisify(execFile);
 
-/** A private folder for this process's pipes, removed at exit. */
-function pipeDirectory(): string {
-  if (!directory) {
-    const made = mkdtempSync(join(tmpdir(), 'sluice-pipes-'));
-    directory = made;
-    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+/**
+ * A named pipe in a new private folder (mode 700) under the system's
+ * temporary folder; `removePipe` takes both away when the export ends.
+ */
+async function makePipe(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'sluice-export-'));
+  const fifo = join(folder, 'export');
+  try {
+    await run('mkfifo', ['-m', '600', fifo]);
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
   }
-  return directory;
+  return fifo;
 }
 
-const run = promisify(execFile);
-const makeFifo = (path: string) => run('mkfifo', ['-m', '600', path]);
+const removePipe = (fifo: string) => rm(dirname(fifo), { recursive: true, force: true }).catch(() => {});
 
 let supported: Promise<boolean> | null = null;
 
@@ -70,9 +74,7 @@ function pipesSupported(): Promise<boolean> {
   supported ??= (async () => {
     if (process.platform === 'win32') return false;
     try {
-      const probe = join(pipeDirectory(), 'probe');
-      await makeFifo(probe);
-      await unlink(probe);
+      await removePipe(await makePipe());
       return true;
     } catch {
       return false;
@@ -151,8 +153,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
 
   private async begin(memoryLimit: string): Promise<Attempt> {
     if (this.interrupted) throw new Error('cancelled before the statement started');
-    const fifo = join(pipeDirectory(), randomUUID());
-    await makeFifo(fifo);
+    const fifo = await makePipe();
     // Opened before DuckDB opens the other end: a pipe's writer waits for a reader.
     const socket = new Socket({ fd: openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
     socket.pause();
@@ -179,7 +180,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
     } catch (error) {
       socket.destroy();
       instance?.closeSync();
-      await unlink(fifo).catch(() => {});
+      await removePipe(fifo);
       throw error;
     }
   }
@@ -237,7 +238,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
     } catch {
       // already closed
     }
-    await unlink(attempt.fifo).catch(() => {});
+    await removePipe(attempt.fifo);
   }
 }
 

@@ -39,18 +39,9 @@ async function text(chunks: AsyncIterable<Uint8Array>): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** The folder this process's pipes are made in, once one was made. */
+/** The folders exports keep their pipes in, while they run. */
 async function pipesLeft(): Promise<string[]> {
-  const folders = (await readdir(tmpdir())).filter((name) => name.startsWith('sluice-pipes-'));
-  const mine = [];
-  for (const folder of folders) {
-    try {
-      mine.push(...(await readdir(join(tmpdir(), folder))));
-    } catch {
-      // another process's, or removed meanwhile
-    }
-  }
-  return mine;
+  return (await readdir(tmpdir())).filter((name) => name.startsWith('sluice-export-'));
 }
 
 describe('DuckDB exports through a pipe', () => {
@@ -92,12 +83,12 @@ describe('DuckDB exports through a pipe', () => {
   });
 
   it('free a statement that opened its own pipe for reading once the client goes', async () => {
-    // The export instance allows the configured file and its pipe (in tmpdir()/sluice-pipes-*, so
-    // sorted last); on the shared instance the same expression names the file, so the statement
+    // The export instance allows the configured file and its pipe (in tmpdir()/sluice-export-*, so
+    // sorted first); on the shared instance the same expression names the file, so the statement
     // passes the plan step there.
     const abort = new AbortController();
-    const paths = `list_filter(current_setting('allowed_paths'), p -> p like '%/extra.csv' or p like '%/sluice-pipes-%')`;
-    const sql = `select * from read_csv(list_sort(${paths})[-1])`;
+    const paths = `list_filter(current_setting('allowed_paths'), p -> p like '%/extra.csv' or p like '%/sluice-export-%')`;
+    const sql = `select * from read_csv(list_sort(${paths})[1])`;
     const started = withFile.streamLines!({ ...request(sql), signal: abort.signal }, 'csv');
     setTimeout(() => abort.abort(), 300);
     await expect(started).rejects.toMatchObject({ extras: { detail: 'cancelled' } });
