@@ -273,26 +273,25 @@ function stop(attempt: Attempt): Promise<void> {
  * and a thread blocked opening the pipe never gets there: a statement of the
  * export's own that opened its pipe for reading waits for a writer, and the
  * COPY's writer waits for a reader once ours is gone. Both are let through
- * every 100 ms: a writer that opens and closes at once, and a reader that
- * drains what it finds.
+ * every 100 ms: a writer that opens and closes at once, and a reader of our
+ * own that drains what it finds.
  */
 async function unblock(attempt: Attempt): Promise<void> {
-  const readers: number[] = [];
+  let reader: number | null = null;
   try {
     for (;;) {
       await Promise.race([attempt.copy, delay(100)]);
       if (attempt.settled) return;
       letWriterThrough(attempt.fifo);
       try {
-        const fd = openSync(attempt.fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-        readers.push(fd);
-        for (const reader of readers) drain(reader);
+        reader ??= openSync(attempt.fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+        drain(reader);
       } catch {
         // the pipe is gone
       }
     }
   } finally {
-    for (const fd of readers) closeSync(fd);
+    if (reader !== null) closeSync(reader);
   }
 }
 
