@@ -30,12 +30,24 @@ export function offsetMinutesAt(epochMs: number): number {
   const bucket = Math.floor(epochMs / QUARTER_HOUR_MS);
   const cached = offsetCache.get(bucket);
   if (cached !== undefined) return cached;
-  const part = offsetFormat.formatToParts(new Date(bucket * QUARTER_HOUR_MS)).find((p) => p.type === 'timeZoneName');
-  const match = /GMT([+-])(\d{2}):?(\d{2})?/.exec(part?.value ?? '');
-  const minutes = match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3] ?? 0)) : 0;
+  const minutes = quarterHourOffset(bucket);
   if (offsetCache.size > 100_000) offsetCache.clear();
   offsetCache.set(bucket, minutes);
   return minutes;
+}
+
+/**
+ * `offsetMinutesAt` without the cache: for a one-off sweep over centuries
+ * (zone-offsets.ts), which would otherwise leave ~100k entries in it for good.
+ */
+export function uncachedOffsetMinutesAt(epochMs: number): number {
+  return quarterHourOffset(Math.floor(epochMs / QUARTER_HOUR_MS));
+}
+
+function quarterHourOffset(bucket: number): number {
+  const part = offsetFormat.formatToParts(new Date(bucket * QUARTER_HOUR_MS)).find((p) => p.type === 'timeZoneName');
+  const match = /GMT([+-])(\d{2}):?(\d{2})?/.exec(part?.value ?? '');
+  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3] ?? 0)) : 0;
 }
 
 export function formatOffset(minutes: number): string {

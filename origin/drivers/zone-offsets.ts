@@ -14,7 +14,7 @@
  * number of weeks), so a later instant takes the offset of the same moment
  * 400·k years earlier, inside the sampled window [2040, 2440).
  */
-import { offsetMinutesAt, serverTimeZone } from '../time.ts';
+import { serverTimeZone, uncachedOffsetMinutesAt as offsetMinutesAt } from '../time.ts';
 
 const QUARTER_HOUR_MS = 900_000;
 const DAY_MS = 86_400_000;
