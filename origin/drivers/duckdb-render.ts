@@ -117,13 +117,20 @@ const timestamp: Rendering = {
 const PERIOD_MS = 31_556_952_000;
 
 /**
- * The zone's offsets as a constant list with one entry per period from
- * START_MS: the offset in force at the period's start, then up to `k`
- * (change instant in µs, offset from then on) pairs, padded with a change
- * that never comes. A search tree of CASE expressions would cost DuckDB
- * memory per node; this costs one list lookup per row.
+ * A constant BIGINT list spelled as one string literal that DuckDB splits
+ * and casts once: a list of literals costs an expression node each to bind,
+ * and the zone's table (several thousand numbers) took ~25 MB to prepare.
  */
-function offsetTable(): { list: string; k: number; startUs: bigint; periodUs: bigint } {
+const bigintList = (values: bigint[]) => `CAST(string_split('${values.join(',')}', ',') AS BIGINT[])`;
+
+/**
+ * The zone's offsets as constant lists with one entry per period from
+ * START_MS: `o`, the offset in force at the period's start, then up to `k`
+ * change instants `c<i>` (µs) with the offsets `o<i>` from then on, padded
+ * with a change that never comes. A search tree of CASE expressions would
+ * cost DuckDB memory per node; this costs a few list lookups per row.
+ */
+function offsetTable(): { lists: Record<string, string>; k: number; startUs: bigint; periodUs: bigint } {
   const { initial, changes, startMs } = zoneOffsets();
   const periods = Math.ceil((CYCLE_END_MS - startMs) / PERIOD_MS);
   const entries: { o: number; c: [number, number][] }[] = [];
@@ -140,17 +147,14 @@ function offsetTable(): { list: string; k: number; startUs: bigint; periodUs: bi
   }
   const k = Math.max(1, ...entries.map((e) => e.c.length));
   const never = 9_223_372_036_854_775_807n;
-  const list = entries.map((e) => {
-    const fields = [`'o': ${e.o}`];
-    let last = e.o;
-    for (let i = 0; i < k; i++) {
-      const change = e.c[i];
-      if (change) last = change[1];
-      fields.push(`'c${i}': ${change ? BigInt(change[0]) * 1000n : never}`, `'o${i}': ${last}`);
-    }
-    return `{${fields.join(', ')}}`;
-  });
-  return { list: `[${list.join(', ')}]`, k, startUs: BigInt(startMs) * 1000n, periodUs: BigInt(PERIOD_MS) * 1000n };
+  const columns: Record<string, bigint[]> = { o: entries.map((e) => BigInt(e.o)) };
+  for (let i = 0; i < k; i++) {
+    columns[`c${i}`] = entries.map((e) => (e.c[i] ? BigInt(e.c[i][0]) * 1000n : never));
+    // The offset after the i-th change, or the last one in force when the period has fewer.
+    columns[`o${i}`] = entries.map((e) => BigInt(e.c.slice(0, i + 1).at(-1)?.[1] ?? e.o));
+  }
+  const lists = Object.fromEntries(Object.entries(columns).map(([name, values]) => [name, bigintList(values)]));
+  return { lists, k, startUs: BigInt(startMs) * 1000n, periodUs: BigInt(PERIOD_MS) * 1000n };
 }
 
 function offsetText(minutes: number): string {
@@ -161,16 +165,17 @@ function offsetText(minutes: number): string {
 
 const instant: Rendering = {
   helpers: (v): Record<string, string>[] => {
-    const { list, k, startUs, periodUs } = offsetTable();
+    const { lists, k, startUs, periodUs } = offsetTable();
     const cycleUs = BigInt(CYCLE_MS) * 1000n;
     const endUs = BigInt(CYCLE_END_MS) * 1000n;
     // epoch_us of an infinite value is not an instant: keep it out (the text prints it as DuckDB does).
     const us = `CASE WHEN isfinite(${v}) THEN epoch_us(${v}) ELSE 0 END`;
     // Past the sampled window, the same moment 400·k years earlier (see zone-offsets.ts).
     const folded = `CASE WHEN ${v}_us < ${endUs} THEN ${v}_us ELSE ${v}_us - ((${v}_us - ${endUs}) // ${cycleUs} + 1) * ${cycleUs} END`;
-    const period = `CASE WHEN ${v}_f < ${startUs} THEN NULL ELSE list_extract(${list}, CAST((${v}_f - ${startUs}) // ${periodUs} AS BIGINT) + 1) END`;
-    const steps = Array.from({ length: k }, (_, i) => `WHEN ${v}_f < ${v}_p.c${i} THEN ${i === 0 ? `${v}_p.o` : `${v}_p.o${i - 1}`}`).join(' ');
-    const offset = `CASE WHEN ${v}_p IS NULL THEN ${zoneOffsets().initial} ${steps} ELSE ${v}_p.o${k - 1} END`;
+    const period = `CASE WHEN ${v}_f < ${startUs} THEN NULL ELSE CAST((${v}_f - ${startUs}) // ${periodUs} AS BIGINT) + 1 END`;
+    const at = (field: string) => `list_extract(${lists[field]}, ${v}_p)`;
+    const steps = Array.from({ length: k }, (_, i) => `WHEN ${v}_f < ${at(`c${i}`)} THEN ${at(i === 0 ? 'o' : `o${i - 1}`)}`).join(' ');
+    const offset = `CASE WHEN ${v}_p IS NULL THEN ${zoneOffsets().initial} ${steps} ELSE ${at(`o${k - 1}`)} END`;
     return [{ us }, { f: folded }, { p: period }, { off: `CAST(${offset} AS BIGINT)` }, { l: `make_timestamp(${v}_us + ${v}_off * 60000000)` }];
   },
   text: (v) => {
