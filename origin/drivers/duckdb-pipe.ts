@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { StatementSource } from './cursor.ts';
 import { createFileViews, createInstance, type InstanceSpec } from './duckdb-instances.ts';
+import { useFineScanTasks } from './duckdb-scan-tasks.ts';
 import type { LinePlan } from './duckdb-lines.ts';
 import { sqlString } from './duckdb-render.ts';
 import { collectYoungGarbage } from './native-memory.ts';
@@ -23,13 +24,16 @@ import type { ColumnMeta, LineFormat } from './types.ts';
  * The instance is opened on the connection's file for this export alone,
  * READ_ONLY, locked down like every other (duckdb-instances.ts) with the pipe
  * as the one extra path, so no other statement can reach the pipe. A pure
- * stream needs little memory, so the instance first gets `STREAM_MEMORY`;
+ * stream needs little memory, so the instance first gets a small limit;
  * a statement that needs more (a sort, an aggregate, a join's build side)
  * fails with DuckDB's out-of-memory error before its first byte, and then
- * runs again with the connection's own `memory_limit`.
+ * runs again with the connection's own `memory_limit`. With more than one
+ * thread, a plain scan runs in vector-sized tasks (duckdb-scan-tasks.ts), so
+ * the COPY keeps its order in that small limit and still uses every thread.
  */
 
-const STREAM_MEMORY = '8MB';
+/** Per DuckDB thread: with two threads, 16 MB leaves the ordered COPY one thread's worth of buffers and it runs at one thread's rate. */
+const STREAM_MEMORY_PER_THREAD_MB = 10;
 const LINE_END: Record<LineFormat, string> = { csv: '\\r\\n', tsv: '\\n', ndjson: '\\n' };
 const OUT_OF_MEMORY = /Out of Memory Error/i;
 /**
@@ -129,7 +133,8 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
   }
 
   async start(): Promise<ColumnMeta[]> {
-    if (memoryBytes(this.spec.memoryLimit) > memoryBytes(STREAM_MEMORY) && (await this.startsWithin(STREAM_MEMORY))) return this.plan.columns;
+    const streamMemory = `${STREAM_MEMORY_PER_THREAD_MB * this.spec.threads}MB`;
+    if (memoryBytes(this.spec.memoryLimit) > memoryBytes(streamMemory) && (await this.startsWithin(streamMemory))) return this.plan.columns;
     await this.begin(this.spec.memoryLimit);
     return this.plan.columns;
   }
@@ -163,6 +168,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
       instance = await createInstance({ ...this.spec, memoryLimit }, [fifo]);
       const connection = await instance.connect();
       await createFileViews(connection, this.spec.files);
+      if (this.spec.threads > 1) await useFineScanTasks(connection, this.plan.text);
       const options = `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '', NEW_LINE '${LINE_END[this.format]}'`;
       const attempt: Attempt = { fifo, socket, instance, connection, copy: Promise.resolve(), settled: false, failure: null, stopped: null };
       attempt.copy = connection

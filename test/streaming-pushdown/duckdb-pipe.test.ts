@@ -2,10 +2,12 @@ import { copyFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { DuckdbDriver } from '../../origin/drivers/duckdb.ts';
 import { memoryBytes, pipesOpen } from '../../origin/drivers/duckdb-pipe.ts';
+import { useFineScanTasks } from '../../origin/drivers/duckdb-scan-tasks.ts';
 import { SluiceError } from '../../origin/errors.ts';
-import { READ_ONLY_ENV, duckFixture, request } from './pushdown.ts';
+import { READ_ONLY_ENV, duckFixture, firstDifference, jsBytes, pushedBytes, request } from './pushdown.ts';
 
 /**
  * DuckDB writing an export into its own pipe (duckdb-pipe.ts): what happens
@@ -16,20 +18,30 @@ import { READ_ONLY_ENV, duckFixture, request } from './pushdown.ts';
 let dir: string;
 let driver: DuckdbDriver;
 let withFile: DuckdbDriver;
+let twoThreads: DuckdbDriver;
+
+/** Five row groups of 122,880 rows: more scan tasks than threads whatever their size. */
+const WIDE_ROWS = 600_000;
 
 beforeAll(async () => {
   let file: string;
-  ({ dir, file } = await duckFixture('sluice-pipe-', ['CREATE TABLE numbers AS SELECT i FROM range(10) t(i)']));
+  ({ dir, file } = await duckFixture('sluice-pipe-', [
+    'CREATE TABLE numbers AS SELECT i FROM range(10) t(i)',
+    `CREATE TABLE wide AS SELECT i, 'row ' || i AS s, i / 7 AS d FROM range(${WIDE_ROWS}) t(i)`,
+  ]));
   const env = READ_ONLY_ENV;
   driver = new DuckdbDriver({ type: 'duckdb', database: file, options: {} }, env);
   await writeFile(join(dir, 'extra.csv'), 'a,b\n1,2\n');
   await copyFile(file, join(dir, 'other.duckdb'));
   withFile = new DuckdbDriver({ type: 'duckdb', database: join(dir, 'other.duckdb'), options: { files: { extra: join(dir, 'extra.csv') } } }, env);
+  await copyFile(file, join(dir, 'threads.duckdb'));
+  twoThreads = new DuckdbDriver({ type: 'duckdb', database: join(dir, 'threads.duckdb'), options: { threads: 2 } }, env);
 });
 
 afterAll(async () => {
   await driver?.close();
   await withFile?.close();
+  await twoThreads?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -103,6 +115,61 @@ describe('DuckDB exports through a pipe', () => {
     for (const lines of held) await lines!.close();
     expect(pipesOpen()).toBe(0);
   });
+});
+
+describe('DuckDB exports through a pipe with two threads', () => {
+  async function exported(sql: string): Promise<string> {
+    const lines = await twoThreads.streamLines!(request(sql), 'csv');
+    expect(pipesOpen()).toBe(1);
+    try {
+      return await text(lines!.batches);
+    } finally {
+      await lines!.close();
+    }
+  }
+
+  it('keep the table\'s row order, byte for byte the JS serializer\'s', async () => {
+    const sql = 'select * from wide';
+    const body = await exported(sql);
+    const rows = body.split('\r\n');
+    expect(rows.length - 1).toBe(WIDE_ROWS);
+    expect(rows.slice(0, WIDE_ROWS).every((row, i) => row.startsWith(`${i},row ${i},`))).toBe(true);
+    expect(firstDifference(await jsBytes(twoThreads, sql, 'csv'), (await pushedBytes(twoThreads, sql, 'csv'))!)).toBeNull();
+  });
+
+  it('keep a filter\'s order and an ORDER BY\'s', async () => {
+    const even = (await exported('select i from wide where i % 2 = 0')).split('\r\n');
+    expect(even.slice(0, -1).map(Number)).toEqual(Array.from({ length: WIDE_ROWS / 2 }, (_, k) => 2 * k));
+    const descending = (await exported('select i from wide order by i desc')).split('\r\n');
+    expect(descending.slice(0, -1).map(Number)).toEqual(Array.from({ length: WIDE_ROWS }, (_, k) => WIDE_ROWS - 1 - k));
+  });
+});
+
+describe('vector-sized scan tasks', () => {
+  let instance: DuckDBInstance;
+  let connection: DuckDBConnection;
+
+  beforeAll(async () => {
+    instance = await DuckDBInstance.create(join(dir, 'fixture.duckdb'), { access_mode: 'READ_ONLY', threads: '2' });
+    connection = await instance.connect();
+  });
+
+  afterAll(() => {
+    connection?.closeSync();
+    instance?.closeSync();
+  });
+
+  it.each([
+    ['select * from wide', true],
+    ['select s from wide where i > 10', true],
+    ['select i + 1 as j from wide', true],
+    ['select * from wide order by i', false],
+    ['select count(*) from wide', false],
+    ['select * from wide limit 5', false],
+    ['select * from wide a join numbers b on a.i = b.i', false],
+    ['select 1', false],
+    ['not a statement', false],
+  ])('%s: %s', async (sql, fine) => expect(await useFineScanTasks(connection, sql)).toBe(fine));
 });
 
 describe('memory_limit sizes', () => {
