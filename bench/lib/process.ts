@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import launch from '../../scripts/origin-launch.json';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,15 +24,17 @@ function originFlags(): string[] {
 
 /**
  * Starts a server as one Node process (so its pid is the server's own): a
- * built `.mjs` as it is, a TypeScript file through `--import tsx`. Logs go to
- * a file; waits for the line carrying `"port":N` and `listening`.
+ * built `.mjs` (the origin) with the flags and environment `npm start` gives
+ * it (scripts/origin-launch.json), a TypeScript file through `--import tsx`.
+ * Logs go to a file; waits for the line carrying `"port":N` and `listening`.
  */
 export async function startServer(script: string, env: Record<string, string>, logFile: string): Promise<Server> {
   const out = openSync(logFile, 'a');
-  const flags = script.endsWith('.mjs') ? ['--enable-source-maps', ...originFlags()] : ['--import', 'tsx'];
+  const built = script.endsWith('.mjs');
+  const flags = built ? [...launch.nodeFlags, ...originFlags()] : ['--import', 'tsx'];
   const child: ChildProcess = spawn(process.execPath, [...flags, join(ROOT, script)], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(built ? launch.env : {}), ...env },
     stdio: ['ignore', out, out],
   });
   closeSync(out);

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import launch from '../../scripts/origin-launch.json';
 import { type Edge, edgeFetch, edgeSecret, freePort, startEdge, waitForLog } from './edge.ts';
 import { recordOrigin, recordingFetch } from './run-record.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-/** The bundle global-setup.ts builds once per run (scripts/build.mjs), as `npm start` runs it. */
+/** The bundle global-setup.ts builds once per run (scripts/build.mjs), run with `npm start`'s flags and environment. */
 const bundle = join(root, 'dist/origin/main.mjs');
 
 export interface OriginOptions {
@@ -64,12 +65,13 @@ export async function startOrigin(options: OriginOptions = {}): Promise<Origin> 
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    ...launch.env,
     TZ: process.env.TZ ?? 'Europe/Paris',
     SLUICE_PORT: '0',
     SLUICE_DATA_DIR: dataDir,
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--enable-source-maps', bundle], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...launch.nodeFlags, bundle], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   // Every line also goes to the run's record, for the whole-run secret scan (global-setup.ts).
   const record = recordOrigin(env);
