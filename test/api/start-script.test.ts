@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import launch from '../../scripts/origin-launch.json';
-import { templateDir } from '../harness/origin.ts';
+import { listeningPort, templateDir } from '../harness/origin.ts';
 
 /**
  * `npm start` (scripts/start.mjs): bundles the origin and runs it as its own
@@ -21,24 +20,6 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function listening(child: ChildProcess): Promise<number> {
-  const lines: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in 60 s:\n${lines.join('\n')}`)), 60_000);
-    const onLine = (line: string) => {
-      lines.push(line);
-      const match = /"port":(\d+)/.exec(line);
-      if (match && line.includes('listening')) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    createInterface({ input: child.stdout! }).on('line', onLine);
-    createInterface({ input: child.stderr! }).on('line', onLine);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${lines.join('\n')}`)));
-  });
-}
-
 describe('npm start', () => {
   it.runIf(process.platform === 'linux')('runs the origin with the launch settings, and stops it on SIGTERM', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'sluice-start-'));
@@ -46,7 +27,7 @@ describe('npm start', () => {
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, TZ: 'Europe/Paris', SLUICE_PORT: '0', SLUICE_DATA_DIR: dataDir };
     const starter = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => starter.once('exit', (code) => resolve(code)));
-    const port = await listening(starter);
+    const port = await listeningPort(starter, () => {});
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
 
     const [origin] = (await readFile(`/proc/${starter.pid}/task/${starter.pid}/children`, 'utf8')).trim().split(' ').map(Number);

@@ -51,6 +51,33 @@ export function templateDir(): string {
 }
 
 /**
+ * The port an origin process names in its startup line; every line of its
+ * output (stdout and stderr) goes to `onLine`. Rejects when it exits first or
+ * says nothing of the kind in 60 s.
+ */
+export function listeningPort(child: ChildProcess, onLine: (line: string) => void): Promise<number> {
+  const seen: string[] = [];
+  return new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`origin did not start in 60 s:\n${seen.join('\n')}`)), 60_000);
+    const read = (line: string) => {
+      seen.push(line);
+      onLine(line);
+      const match = /"port":(\d+)/.exec(line);
+      if (match && line.includes('listening')) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    createInterface({ input: child.stdout! }).on('line', read);
+    createInterface({ input: child.stderr! }).on('line', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`origin exited with ${code} before listening:\n${seen.join('\n')}`));
+    });
+  });
+}
+
+/**
  * Starts the real origin as a child process on a free port (SLUICE_PORT=0,
  * read back from its startup line) with its own data dir, and waits until it
  * answers /health.
@@ -76,23 +103,9 @@ export async function startOrigin(options: OriginOptions = {}): Promise<Origin> 
   // Every line also goes to the run's record, for the whole-run secret scan (global-setup.ts).
   const record = recordOrigin(env);
   child.once('close', () => record.close());
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`origin did not start in 60 s:\n${logs.join('\n')}`)), 60_000);
-    const onLine = (line: string) => {
-      logs.push(line);
-      record.line(line);
-      const match = /"port":(\d+)/.exec(line);
-      if (match && line.includes('listening')) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    createInterface({ input: child.stdout! }).on('line', onLine);
-    createInterface({ input: child.stderr! }).on('line', onLine);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`origin exited with ${code} before listening:\n${logs.join('\n')}`));
-    });
+  const port = await listeningPort(child, (line) => {
+    logs.push(line);
+    record.line(line);
   });
   const url = `http://127.0.0.1:${port}`;
   const doFetch = recordingFetch((path, init = {}) => {
