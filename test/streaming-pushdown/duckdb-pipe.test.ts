@@ -7,7 +7,7 @@ import { DuckdbDriver } from '../../origin/drivers/duckdb.ts';
 import { memoryBytes, pipesOpen } from '../../origin/drivers/duckdb-pipe.ts';
 import { useFineScanTasks } from '../../origin/drivers/duckdb-scan-tasks.ts';
 import { SluiceError } from '../../origin/errors.ts';
-import { READ_ONLY_ENV, duckFixture, firstDifference, jsBytes, pushedBytes, request } from './pushdown.ts';
+import { READ_ONLY_ENV, duckFixture, firstDifference, jsBytes, request } from './pushdown.ts';
 
 /**
  * DuckDB writing an export into its own pipe (duckdb-pipe.ts): what happens
@@ -134,7 +134,9 @@ describe('DuckDB exports through a pipe with two threads', () => {
     const rows = body.split('\r\n');
     expect(rows.length - 1).toBe(WIDE_ROWS);
     expect(rows.slice(0, WIDE_ROWS).every((row, i) => row.startsWith(`${i},row ${i},`))).toBe(true);
-    expect(firstDifference(await jsBytes(twoThreads, sql, 'csv'), (await pushedBytes(twoThreads, sql, 'csv'))!)).toBeNull();
+    const js = await jsBytes(twoThreads, sql, 'csv');
+    // The JS serializer's bytes after its header line.
+    expect(firstDifference(js.slice(js.indexOf('\n') + 1), body)).toBeNull();
   });
 
   it('keep a filter\'s order and an ORDER BY\'s', async () => {
