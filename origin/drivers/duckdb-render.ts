@@ -96,6 +96,13 @@ const yearText = (y: string) => `CASE WHEN ${y} < 0 THEN '-' || printf('%04d', -
 
 // From year 1 on, DuckDB's own text is ours with a space for the `T` (fractions already trimmed,
 // years past 9999 unpadded); before it, DuckDB writes `(BC)`, so those are spelled out.
+
+/**
+ * A timestamp from year 1 on as ISO text: DuckDB's text of its date and of
+ * its time of day, which is its timestamp text either side of the space,
+ * joined by `T`. Half the cost of `replace`-ing the space in the whole text.
+ */
+const isoText = (t: string) => `concat(CAST(${t} AS DATE), 'T', CAST(${t} AS TIME))`;
 const date: Rendering = {
   text: (v) => `CASE WHEN ${v} >= DATE '0001-01-01' OR NOT isfinite(${v}) THEN CAST(${v} AS VARCHAR)
     ELSE ${yearText(`year(${v})`)} || strftime(${v}, '-%m-%d') END`,
@@ -107,7 +114,7 @@ const timestamp: Rendering = {
   text: (v) => {
     const t = `${v}_t`;
     return `CASE WHEN NOT isfinite(${t}) THEN CAST(${t} AS VARCHAR)
-      WHEN ${t} >= TIMESTAMP '0001-01-01' THEN replace(CAST(${t} AS VARCHAR), ' ', 'T')
+      WHEN ${t} >= TIMESTAMP '0001-01-01' THEN ${isoText(t)}
       ELSE ${yearText(`year(${t})`)} || ${trimmed(`strftime(${t}, '-%m-%dT%H:%M:%S.%f')`)} END`;
   },
   json: (v) => quoted(timestamp.text(v)),
@@ -187,7 +194,7 @@ const instant: Rendering = {
     const year = `year(${local})`;
     const yearSpelled = `CASE WHEN ${year} = 0 THEN '0000' WHEN ${year} < 0 THEN '-' || printf('%06d', -${year}) ELSE '+' || printf('%06d', ${year}) END`;
     return `CASE WHEN NOT isfinite(${v}) THEN CAST(${v} AS VARCHAR)
-      WHEN ${local} BETWEEN TIMESTAMP '0001-01-01' AND TIMESTAMP '9999-12-31 23:59:59.999999' THEN replace(CAST(${local} AS VARCHAR), ' ', 'T') || ${offset}
+      WHEN ${local} BETWEEN TIMESTAMP '0001-01-01' AND TIMESTAMP '9999-12-31 23:59:59.999999' THEN ${isoText(local)} || ${offset}
       ELSE ${yearSpelled} || ${trimmed(`strftime(${local}, '-%m-%dT%H:%M:%S.%f')`)} || ${offset} END`;
   },
   json: (v) => quoted(instant.text(v)),
