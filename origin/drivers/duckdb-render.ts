@@ -94,15 +94,15 @@ const trimmed = (sql: string) => `rtrim(rtrim(${sql}, '0'), '.')`;
 /** temporal.ts `yearText`: astronomical years, `-0043`, `12000`. */
 const yearText = (y: string) => `CASE WHEN ${y} < 0 THEN '-' || printf('%04d', -${y}) ELSE printf('%04d', ${y}) END`;
 
-// From year 1 on, DuckDB's own text is ours with a space for the `T` (fractions already trimmed,
-// years past 9999 unpadded); before it, DuckDB writes `(BC)`, so those are spelled out.
-
 /**
  * A timestamp from year 1 on as ISO text: DuckDB's text of its date and of
  * its time of day, which is its timestamp text either side of the space,
  * joined by `T`. Half the cost of `replace`-ing the space in the whole text.
  */
 const isoText = (t: string) => `concat(CAST(${t} AS DATE), 'T', CAST(${t} AS TIME))`;
+
+// From year 1 on, DuckDB's own text is ours with a space for the `T` (fractions already trimmed,
+// years past 9999 unpadded); before it, DuckDB writes `(BC)`, so those are spelled out.
 const date: Rendering = {
   text: (v) => `CASE WHEN ${v} >= DATE '0001-01-01' OR NOT isfinite(${v}) THEN CAST(${v} AS VARCHAR)
     ELSE ${yearText(`year(${v})`)} || strftime(${v}, '-%m-%d') END`,
