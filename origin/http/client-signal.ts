@@ -24,3 +24,14 @@ export function clientSignal(c: Context): AbortSignal {
   }
   return signal;
 }
+
+/**
+ * True once the client has gone away before its response was handed over
+ * whole. Asks the Node response directly, so no signal is made for it; off
+ * Node there is no such response, and it answers false.
+ */
+export function clientGone(c: Context): boolean {
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  if (outgoing) return outgoing.destroyed && !outgoing.writableFinished;
+  return false;
+}

@@ -1,20 +1,28 @@
 import { createMiddleware } from 'hono/factory';
+import { clientGone } from '../http/client-signal.ts';
 import type { AppEnv } from '../http/context.ts';
 import { endpointOf } from './endpoint.ts';
 import { countRequest } from './metrics.ts';
+
+/** nginx's "client closed request". */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * One `sluice.access` line per request with its outcome, and the request
  * metrics. The caller is named, never their key; the path is logged without
  * its query string. A streamed body is logged and timed when its headers go
- * out (its run's own end is in the query line and run history).
+ * out (its run's own end is in the query line and run history). A request
+ * whose client left before its answer is logged and counted as 499:
+ * whatever the handler answered (often the 500 of the statement cancelled
+ * for it) never reached anyone, and is no server failure.
  */
 export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = performance.now();
   await next();
   const ms = performance.now() - started;
   const key = c.get('caller')?.name ?? '-';
-  countRequest({ method: c.req.method, endpoint: endpointOf(c), status: c.res.status, key, seconds: ms / 1000 });
+  const status = clientGone(c) ? CLIENT_CLOSED_REQUEST : c.res.status;
+  countRequest({ method: c.req.method, endpoint: endpointOf(c), status, key, seconds: ms / 1000 });
   c.get('deps').logger.info(
     {
       logger: 'sluice.access',
@@ -22,10 +30,10 @@ export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
       key,
       method: c.req.method,
       path: c.req.path,
-      status: c.res.status,
+      status,
       duration_ms: Math.round(ms * 100) / 100,
       serialization_ms: c.get('serializationMs') ?? null,
     },
-    `${c.req.method} ${c.req.path} ${c.res.status}`,
+    `${c.req.method} ${c.req.path} ${status}`,
   );
 });

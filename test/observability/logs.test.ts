@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOrigin, type Origin } from '../harness/origin.ts';
 import { type Observed, SLOW_THRESHOLD, eventually, expectNoSecrets, logLines, startObserved } from './fixture.ts';
@@ -101,6 +101,26 @@ describe('JSON lines', () => {
     const access = await accessLine(run.requestId);
     expect(access.status).toBe(500);
     expect(linesOf(run.requestId).some((line) => line.logger === 'sluice.query')).toBe(true);
+  });
+});
+
+describe('a client that leaves before its answer', () => {
+  it('is logged and counted as 499, not as the 500 of the statement cancelled for it', async () => {
+    const sql = `select pg_sleep(5), '${randomUUID()}' as tag`;
+    const controller = new AbortController();
+    const request = o.origin.fetch('/execute_sql', {
+      method: 'POST',
+      headers: { 'X-API-Key': o.adminKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sql, connection_name: o.pg }),
+      signal: controller.signal,
+    });
+    const query = await eventually(() => logLines(o.origin).find((line) => line.logger === 'sluice.query' && line.sql_hash === sha256(sql)), 'query line');
+    controller.abort();
+    await expect(request).rejects.toThrow();
+    const access = await accessLine(query.request_id);
+    expect(access).toMatchObject({ path: '/execute_sql', status: 499, message: 'POST /execute_sql 499' });
+    const metrics = await o.origin.fetch('/metrics');
+    expect(await metrics.text()).toMatch(/^sluice_requests_total\{[^}]*status="499"[^}]*\} 1$/m);
   });
 });
 
