@@ -4,6 +4,11 @@ import type { Context } from 'hono';
 const REASON = 'Client connection prematurely closed.';
 const signals = new WeakMap<ServerResponse, AbortSignal>();
 
+/** The Node response under @hono/node-server; none elsewhere. */
+const outgoingOf = (c: Context) => (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+/** The client went away before the response was handed over whole. */
+const left = (outgoing: ServerResponse) => outgoing.destroyed && !outgoing.writableFinished;
+
 /**
  * Aborted when the client goes away before its response has been handed over
  * whole (the database statement is then cancelled). On @hono/node-server it
@@ -12,12 +17,12 @@ const signals = new WeakMap<ServerResponse, AbortSignal>();
  * needs. One signal per response, however often it is asked for.
  */
 export function clientSignal(c: Context): AbortSignal {
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  const outgoing = outgoingOf(c);
   if (!outgoing) return c.req.raw.signal;
   let signal = signals.get(outgoing);
   if (!signal) {
     const controller = new AbortController();
-    if (outgoing.destroyed && !outgoing.writableFinished) controller.abort(REASON);
+    if (left(outgoing)) controller.abort(REASON);
     else outgoing.once('close', () => outgoing.writableFinished || controller.abort(REASON));
     signal = controller.signal;
     signals.set(outgoing, signal);
@@ -31,7 +36,6 @@ export function clientSignal(c: Context): AbortSignal {
  * Node there is no such response, and it answers false.
  */
 export function clientGone(c: Context): boolean {
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (outgoing) return outgoing.destroyed && !outgoing.writableFinished;
-  return false;
+  const outgoing = outgoingOf(c);
+  return outgoing ? left(outgoing) : false;
 }

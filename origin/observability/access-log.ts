@@ -5,7 +5,7 @@ import { endpointOf } from './endpoint.ts';
 import { countRequest } from './metrics.ts';
 
 /** nginx's "client closed request". */
-export const CLIENT_CLOSED_REQUEST = 499;
+const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * One `sluice.access` line per request with its outcome, and the request
