@@ -18,6 +18,7 @@ const result = await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
+  sourcesContent: false,
   logLevel: 'warning',
   absWorkingDir: new URL('..', import.meta.url).pathname,
   write: false,
