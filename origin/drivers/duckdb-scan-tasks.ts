@@ -41,10 +41,18 @@ async function planOperators(connection: DuckDBConnection, text: string): Promis
   }
 }
 
-/** Turns on vector-sized scan tasks for this session when `text` plans as a pure stream over tables. */
-export async function useFineScanTasks(connection: DuckDBConnection, text: string): Promise<boolean> {
+/**
+ * Whether `text` plans as a pure stream over tables. Asked on the
+ * connection's shared instance, never on the export's own: there the
+ * statement may name the export's pipe, and planning a read of it waits for
+ * a writer that no COPY is yet there to be.
+ */
+export async function plansAsStream(connection: DuckDBConnection, text: string): Promise<boolean> {
   const names = await planOperators(connection, text);
-  if (names.length === 0 || !names.every((name) => STREAMING_OPERATORS.has(name))) return false;
+  return names.length > 0 && names.every((name) => STREAMING_OPERATORS.has(name));
+}
+
+/** Vector-sized scan tasks for this session's statements. */
+export async function useFineScanTasks(connection: DuckDBConnection): Promise<void> {
   await connection.run('PRAGMA verify_parallelism');
-  return true;
 }

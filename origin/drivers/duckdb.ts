@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openCursor } from './cursor.ts';
@@ -5,6 +6,7 @@ import { duckDatabases, duckSchema, duckTableDdl } from './duckdb-catalog.ts';
 import { createFileViews, leaseInstance, type InstanceLease, type InstanceSpec } from './duckdb-instances.ts';
 import { duckLinePlan } from './duckdb-lines.ts';
 import { DuckPipeLines, pipeAvailable } from './duckdb-pipe.ts';
+import { plansAsStream } from './duckdb-scan-tasks.ts';
 import { DuckLines, DuckRows } from './duckdb-statement.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { SessionPool } from './pool.ts';
@@ -32,6 +34,13 @@ interface DuckSession {
 const INVALIDATED = /INTERNAL Error|database has been invalidated/i;
 
 const DEFAULT_THREADS = 1;
+/**
+ * A streamed export runs on an instance of its own (duckdb-pipe.ts), so it
+ * may use more threads than the connection's lookups, for which a second
+ * thread only adds scheduling (~20% more CPU per one-row query). Past ~4
+ * threads the origin's one thread writing to the client is the limit.
+ */
+const DEFAULT_EXPORT_THREADS = Math.min(availableParallelism(), 4);
 const DEFAULT_MEMORY_LIMIT = '512MB';
 
 function instanceSpec(settings: ConnectionSettings, env: DriverEnv): InstanceSpec {
@@ -59,6 +68,8 @@ export class DuckdbDriver implements Driver {
   readonly dialect = 'duckdb' as const;
   readonly redactor: Redactor;
   private readonly spec: InstanceSpec;
+  /** The spec of a pipe export's own instance: `export_threads` threads. */
+  private readonly exportSpec: InstanceSpec;
   private readonly pool: SessionPool<DuckSession>;
   private lease: Promise<InstanceLease> | null = null;
   private openSessions = 0;
@@ -68,6 +79,7 @@ export class DuckdbDriver implements Driver {
   constructor(settings: ConnectionSettings, env: DriverEnv) {
     this.redactor = createRedactor(settings.password);
     this.spec = instanceSpec(settings, env);
+    this.exportSpec = { ...this.spec, threads: Number(settings.options.export_threads ?? DEFAULT_EXPORT_THREADS) };
     this.pool = new SessionPool<DuckSession>(
       {
         open: () => this.openSession(),
@@ -159,8 +171,10 @@ export class DuckdbDriver implements Driver {
       await this.pool.release(session, true);
       return null;
     }
-    if (request.values.length === 0 && (await pipeAvailable(this.spec))) {
-      const source = new DuckPipeLines(this.spec, plan, format);
+    const piped = request.values.length === 0;
+    const fineTasks = piped && this.exportSpec.threads > 1 && (await plansAsStream(session.connection, plan.text));
+    if (piped && (await pipeAvailable(this.exportSpec))) {
+      const source = new DuckPipeLines(this.exportSpec, plan, format, fineTasks);
       await this.pool.release(session, true);
       return openCursor(source, { request, fail: (error) => queryFailed(error, this.redactor) });
     }
