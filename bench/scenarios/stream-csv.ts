@@ -3,7 +3,7 @@ import { DUCK_TABLE } from '../lib/dataset.ts';
 import type { Figure } from '../lib/report.ts';
 import { duckCopyOnce, embeddedStoreIdle, interleaved, medianOf, startStreamOrigin, streamOnce, type CopyRun, type StreamRun } from '../lib/stream.ts';
 import { ratio } from '../lib/stats.ts';
-import { JS_PATH, PUSHDOWN_PATH, PUSHDOWN_THREADS_PATH } from './paths.ts';
+import { JS_PATH, PUSHDOWN_ONE_THREAD_PATH, PUSHDOWN_PATH } from './paths.ts';
 
 const RSS_GOAL_MIB = 200;
 const RATE_GOAL = 0.5;
@@ -17,7 +17,7 @@ export const streamCsv: Scenario = {
     const samples: Record<string, unknown> = {};
     const copies: CopyRun[] = [];
     const idles: number[] = [];
-    for (const path of [JS_PATH, PUSHDOWN_PATH, PUSHDOWN_THREADS_PATH]) {
+    for (const path of [JS_PATH, PUSHDOWN_PATH, PUSHDOWN_ONE_THREAD_PATH]) {
       ctx.log(`origin, ${path.label}, against DuckDB COPY TO csv`);
       const origin = await startStreamOrigin(ctx, `csv-${path.key}`, path.env);
       let runs: { baseline: CopyRun[]; target: StreamRun[] };
@@ -81,7 +81,7 @@ export const streamCsv: Scenario = {
       method: [
         `\`POST /execute_sql?stream=true&format=csv\` with \`select * from ${DUCK_TABLE}\` (BIGINT, INTEGER with NULLs, DOUBLE, VARCHAR needing quotes every 50th row, TIMESTAMP, TIMESTAMPTZ) against a real origin process (TZ=Europe/Paris); the client reads as fast as it can and checks the line count.`,
         `Baseline: DuckDB's own \`COPY (SELECT * FROM ${DUCK_TABLE}) TO 'file.csv' (FORMAT csv, HEADER)\` in the bench process, DuckDB defaults (threads = cores), the same file.`,
-        'Three origin configurations: the JS serializers, push-down with the connection\'s default of 1 DuckDB thread, and push-down with `threads` set to the number of cores, as the baseline runs (ADR 0017).',
+        'Three origin configurations: the JS serializers, push-down with the connection\'s defaults (the export on `export_threads` = the number of cores, at most 4, as the baseline runs on every core; ADR 0017), and push-down on one DuckDB thread (`export_threads: 1`).',
         `Throughput is rows over the time from the request to the last byte. Baseline and origin runs alternate (${ctx.runs} each per origin configuration); medians.`,
         'The origin keeps its metadata store on the local PostgreSQL (`SLUICE_DATABASE_URL`, a fresh database), so its memory is the stream\'s, and runs with `SLUICE_QUERY_TIMEOUT=0` (the default 30 s limit spans the whole download and would cut a slow export short); the embedded store\'s own footprint is measured separately (last figures).',
         'Peak RSS: the origin process\'s VmHWM (reset before each run through /proc/<pid>/clear_refs) and VmRSS polled every 25 ms; the maximum over the runs.',
