@@ -12,7 +12,7 @@ import { createFileViews, createInstance, type InstanceSpec } from './duckdb-ins
 import { useFineScanTasks } from './duckdb-scan-tasks.ts';
 import type { LinePlan } from './duckdb-lines.ts';
 import { sqlString } from './duckdb-render.ts';
-import { collectYoungGarbage } from './native-memory.ts';
+import { collectYoungGarbage } from '../native-memory.ts';
 import type { ColumnMeta, LineFormat } from './types.ts';
 
 /**

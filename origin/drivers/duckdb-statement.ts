@@ -2,7 +2,7 @@ import type { DuckDBConnection, DuckDBDataChunk, DuckDBResult, DuckDBValue } fro
 import type { Value } from '../values.ts';
 import type { Outcome, StatementSource } from './cursor.ts';
 import { duckType, type DuckColumnType } from './duckdb-types.ts';
-import { collectYoungGarbage } from './native-memory.ts';
+import { collectYoungGarbage } from '../native-memory.ts';
 import type { ColumnMeta, LineFormat, RunRequest } from './types.ts';
 
 /** Chunks (2,048 rows each) between collections of the dead ones' native memory (native-memory.ts). */

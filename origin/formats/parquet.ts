@@ -36,7 +36,7 @@ import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import { collectIfHeapGrew, collectYoungGarbage } from '../drivers/native-memory.ts';
+import { collectIfHeapGrew, collectYoungGarbage } from '../native-memory.ts';
 import type { ColumnMeta } from '../drivers/types.ts';
 import type { Value } from '../values.ts';
 import type { Serializer } from './index.ts';

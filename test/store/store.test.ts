@@ -198,6 +198,21 @@ describe.each<{ kind: Kind }>([{ kind: 'pglite' }, { kind: 'postgres' }])('$kind
       expect(applied.map((m) => Number(m.created_at))).toEqual(journal.entries.map((e) => e.when));
     });
 
+    if (kind === 'pglite') it('runs with 16 MB of shared buffers, and initdb\'s own settings, when new and reopened', async () => {
+      const loc = await fresh(kind);
+      for (let open = 0; open < 2; open++) {
+        const store = await track(loc.open());
+        const settings = rowsOf<{ name: string; setting: string; unit: string | null }>(
+          await store.db.execute(sql`select name, setting, unit from pg_settings where name in ('shared_buffers', 'max_connections')`),
+        );
+        expect(Object.fromEntries(settings.map((s) => [s.name, `${s.setting} ${s.unit ?? ''}`.trim()]))).toEqual({
+          shared_buffers: '2048 8kB',
+          max_connections: '100',
+        });
+        await close(store);
+      }
+    });
+
     it('opening a migrated store again is a no-op that keeps every row', async () => {
       const loc = await fresh(kind);
       let store = await track(loc.open());

@@ -2,7 +2,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 /**
- * DuckDB result chunks own native memory (their vectors, their strings),
+ * Collections run by hand where memory V8 does not see would otherwise wait
+ * for one. DuckDB result chunks own native memory (their vectors, their strings),
  * freed only when V8 collects the small JS objects that wrap them. V8 does
  * not know that memory is there, so a loop that makes little garbage of its
  * own (a pushed-down stream of finished lines) can hold hundreds of MB of dead
@@ -58,5 +59,22 @@ export function collectIfHeapGrew(bytes: number): void {
     heapAfterLastCollection = process.memoryUsage().heapUsed;
   } catch {
     // best effort
+  }
+}
+
+/**
+ * Full collections until what was unreachable is freed: a WebAssembly
+ * instance's memory goes only once its finalizer has run, which the first
+ * collection schedules. For a one-off, large release (startup); never in a
+ * request's path. Never throws.
+ */
+export async function collectAllGarbage(): Promise<void> {
+  for (let round = 0; round < 2; round++) {
+    try {
+      collector()?.();
+    } catch {
+      // best effort
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
