@@ -172,6 +172,7 @@ export class DuckdbDriver implements Driver {
       return null;
     }
     const piped = request.values.length === 0;
+    // Planned before the pipe is taken: between pipeAvailable and the source's construction nothing may wait.
     const fineTasks = piped && this.exportSpec.threads > 1 && (await plansAsStream(session.connection, plan.text));
     if (piped && (await pipeAvailable(this.exportSpec))) {
       const source = new DuckPipeLines(this.exportSpec, plan, format, fineTasks);
