@@ -128,7 +128,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
     private readonly spec: InstanceSpec,
     private readonly plan: LinePlan,
     private readonly format: LineFormat,
-    /** The plan is a pure stream (duckdb-scan-tasks.ts): with more than one thread, scan in vector-sized tasks. */
+    /** Scan in vector-sized tasks: more than one thread, and the plan is a pure stream (duckdb-scan-tasks.ts). */
     private readonly fineTasks: boolean,
   ) {
     pipesInUse++;
@@ -170,7 +170,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
       instance = await createInstance({ ...this.spec, memoryLimit }, [fifo]);
       const connection = await instance.connect();
       await createFileViews(connection, this.spec.files);
-      if (this.fineTasks && this.spec.threads > 1) await useFineScanTasks(connection);
+      if (this.fineTasks) await useFineScanTasks(connection);
       const options = `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '', NEW_LINE '${LINE_END[this.format]}'`;
       const attempt: Attempt = { fifo, socket, instance, connection, copy: Promise.resolve(), settled: false, failure: null, stopped: null };
       attempt.copy = connection
