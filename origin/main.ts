@@ -11,6 +11,7 @@ import { createLogger } from './observability/logger.ts';
 import { ensureExamples } from './services/examples/ensure.ts';
 import { ConnectionUsage } from './services/connections/usage.ts';
 import { HistoryRecorder } from './services/history/recorder.ts';
+import { DataDirLocked } from './store/dir-lock.ts';
 import { openStore } from './store/open.ts';
 import { AuditDeliverer } from './audit/delivery/deliverer.ts';
 import { configuredOutputs } from './audit/delivery/outputs.ts';
@@ -42,7 +43,11 @@ const signIn = await createSignInVerifier(env, logger).catch((err: Error) => {
 const version: string = JSON.parse(readFileSync(projectPath('package.json'), 'utf8')).version;
 // The data dir holds the embedded store and local files (the examples dataset) whatever the store is.
 mkdirSync(env.SLUICE_DATA_DIR, { recursive: true });
-const store = await openStore({ databaseUrl: env.SLUICE_DATABASE_URL, dataDir: env.SLUICE_DATA_DIR });
+const store = await openStore({ databaseUrl: env.SLUICE_DATABASE_URL, dataDir: env.SLUICE_DATA_DIR }).catch((err: Error) => {
+  if (!(err instanceof DataDirLocked)) throw err;
+  logger.fatal(err.message);
+  process.exit(1);
+});
 configureAudit({ key: env.SLUICE_AUDIT_KEY ?? null, limit: env.SLUICE_AUDIT_LOG_LIMIT ?? null });
 await warnAboutAuditKey(store, env.SLUICE_AUDIT_KEY ?? null, logger);
 await warnAboutStoredSecrets({ env, store, logger });
@@ -69,6 +74,15 @@ auditDelivery.start();
 const server = serve({ fetch: createApp(deps).fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
   logger.info({ host: info.address, port: info.port, store: store.kind }, `Sluice ${version} listening on http://${env.SLUICE_HOST}:${info.port}`);
   edgeSync?.start();
+});
+server.once('error', (err: NodeJS.ErrnoException) => {
+  const address = `${env.SLUICE_HOST}:${env.SLUICE_PORT}`;
+  const hint =
+    err.code === 'EADDRINUSE'
+      ? `${address} is already in use (EADDRINUSE): stop what listens there, or set SLUICE_PORT to a free port`
+      : `cannot listen on ${address} (${err.code ?? err.message}): check SLUICE_HOST and SLUICE_PORT`;
+  logger.fatal(hint);
+  process.exit(1);
 });
 
 let stopping = false;

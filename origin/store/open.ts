@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { collectAllGarbage } from '../native-memory.ts';
+import { lockDataDir } from './dir-lock.ts';
 import { projectPath } from '../paths.ts';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -49,13 +50,19 @@ async function openPglite(dataDir: string): Promise<Store> {
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const dir = `${dataDir.replace(/\/$/, '')}/store`;
   await mkdir(dir, { recursive: true });
+  const unlock = lockDataDir(dir);
+  process.once('exit', unlock);
   const created = !existsSync(join(dir, 'PG_VERSION'));
   const client = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   // initdb ran in a WebAssembly instance of its own, ~400 MiB that V8 frees only when it next collects.
   if (created) await collectAllGarbage();
-  return { db: db as unknown as StoreDb, kind: 'pglite', close: () => client.close() };
+  const close = async () => {
+    await client.close();
+    unlock();
+  };
+  return { db: db as unknown as StoreDb, kind: 'pglite', close };
 }
 
 async function openPostgres(url: string): Promise<Store> {

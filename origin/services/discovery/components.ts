@@ -79,6 +79,19 @@ export function components(): JsonSchema {
         required: ['status', 'version', 'time_zone', 'utc_offset'],
         properties: { status: { const: 'ok' }, version: text, time_zone: { type: ['string', 'null'] }, utc_offset: text },
       },
+      Index: {
+        type: 'object',
+        required: ['name', 'version', 'links'],
+        properties: {
+          name: { const: 'Sluice' },
+          version: text,
+          links: {
+            type: 'object',
+            description: 'Where to go next: the interactive reference, the OpenAPI document, health; none needs a key',
+            additionalProperties: text,
+          },
+        },
+      },
       Catalog: bodySchema(catalogSchema),
       SchemaListing: {
         type: 'object',

@@ -15,6 +15,16 @@ const ROW_OPTIONS = ['Format', 'Page', 'PageSize', 'Timeout', 'Stream'].map((nam
 export const STATIC_ENDPOINTS: Endpoint[] = [
   {
     method: 'get',
+    path: '/',
+    id: 'getIndex',
+    tag: 'Server',
+    summary: 'What this server is and where to start: /docs, /openapi.json, /health',
+    public: true,
+    family: 'query',
+    responses: json('Index'),
+  },
+  {
+    method: 'get',
     path: '/health',
     id: 'getHealth',
     tag: 'Server',
