@@ -38,6 +38,8 @@ interface Listed {
   content_type: string;
   size_bytes: number;
   ttl_remaining_s: number;
+  created_at: string;
+  expires_at: string;
   meta: Record<string, unknown>;
 }
 
@@ -71,6 +73,9 @@ describe('the cache API', () => {
     expect(second.ttl_remaining_s).toBeGreaterThan(290);
     expect(second.ttl_remaining_s).toBeLessThanOrEqual(300);
     expect(second.meta).toEqual({ query: films, version: 1, connection: 'examples', format: 'csv', page: 1, page_size: 5 });
+    // Every timestamp the server returns is in its own zone (the test origins run in Europe/Paris), as history's are.
+    for (const time of [second.created_at, second.expires_at]) expect(time).toMatch(/T\d{2}:\d{2}:\d{2}\.\d{3}\+0[12]:00$/);
+    expect(Date.parse(second.expires_at) - Date.parse(second.created_at)).toBe(300_000);
     expect(first.ttl_remaining_s).toBeLessThanOrEqual(30);
     expect(first.meta).toEqual({ query: shortQuery, version: 1, connection: 'examples', format: 'json', page: 1, page_size: 10 });
     expect(JSON.stringify(entries)).not.toContain('The Quiet Harbour');

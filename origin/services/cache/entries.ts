@@ -1,4 +1,5 @@
 import { SluiceError } from '../../errors.ts';
+import { formatDate } from '../../time.ts';
 import type { AppDeps } from '../../http/context.ts';
 import { type CacheEntry, type CacheEntryInfo, type CacheMeta, secondsLeft } from '../../cache/response-cache.ts';
 import { CACHE_KEY_PATTERN } from '../../../shared/cache-key.ts';
@@ -9,7 +10,7 @@ export interface CacheEntryView {
   content_type: string;
   size_bytes: number;
   ttl_remaining_s: number;
-  /** `created_at` and `expires_at` in ISO 8601 UTC; `ttl_s` is the `cache_ttl` it was stored under. */
+  /** `created_at` and `expires_at` in the server's zone, as every timestamp; `ttl_s` is the `cache_ttl` it was stored under. */
   created_at: string;
   expires_at: string;
   ttl_s: number;
@@ -21,8 +22,8 @@ const view = (info: CacheEntryInfo, now: number): CacheEntryView => ({
   content_type: info.contentType,
   size_bytes: info.sizeBytes,
   ttl_remaining_s: secondsLeft(info.expiresAt, now),
-  created_at: new Date(info.createdAt).toISOString(),
-  expires_at: new Date(info.expiresAt).toISOString(),
+  created_at: formatDate(new Date(info.createdAt)),
+  expires_at: formatDate(new Date(info.expiresAt)),
   ttl_s: info.ttlSeconds,
   meta: info.meta,
 });
