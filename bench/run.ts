@@ -1,9 +1,9 @@
 /**
  * `npm run bench [-- <scenario>...] [--rows N] [--runs N] [--seconds N] [--tag T] [--keep]`
  *
- * Runs the scenarios (the five of the issue by default; `formats` and `drivers` when named) and writes bench/results/<date>-<scenario>.md
- * and .json. Every figure is read against a baseline measured in the same run
- * on the same machine. See bench/README.md.
+ * Runs the scenarios (the five of the issue by default; `formats` and `drivers` when named) and writes
+ * bench/results/<date>-<scenario>[-<tag>].md and .json; a tag names what is measured (`pipe-export`, `no-arenas`).
+ * Every figure is read against a baseline measured in the same run on the same machine. See bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
