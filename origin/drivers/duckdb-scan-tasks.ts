@@ -8,8 +8,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
  * group (122,880 rows) per task, so with two threads the buffered rows
  * outgrow a small memory limit and the second thread mostly waits: 16 MB ran
  * no faster than one thread. `verify_parallelism` makes each task one
- * vector (2,048 rows): 20 MB then kept both threads busy (1.7-2.3x one
- * thread's rate on 5M rows, the same bytes in the same order).
+ * vector (2,048 rows): 20 MB then kept both threads busy, with the same
+ * bytes in the same order (ADR 0017 has the rates).
  *
  * It also cuts sorts and hash joins into vector-sized pieces, which made a
  * 5M-row ORDER BY run for minutes instead of seconds, so it is only turned

@@ -39,8 +39,8 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
 
 /**
  * PostgreSQL's default 128 MB of shared buffers were most of the embedded
- * store's memory (a restarted store: ~306 -> ~165 MiB RSS with 16 MB). Its
- * tables are small, and the operating system caches its files.
+ * store's memory (measured in ADR 0001). Its tables are small, and the
+ * operating system caches its files.
  */
 const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
 
@@ -56,7 +56,7 @@ async function openPglite(dataDir: string): Promise<Store> {
   const client = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
-  // initdb ran in a WebAssembly instance of its own, ~400 MiB that V8 frees only when it next collects.
+  // initdb ran in a WebAssembly instance of its own, which V8 frees only at its next collection (ADR 0001).
   if (created) await collectAllGarbage();
   const close = async () => {
     await client.close();
