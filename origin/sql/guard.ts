@@ -1,5 +1,6 @@
 import type { Dialect } from '../drivers/types.ts';
 import { parseWith } from './cte.ts';
+import { sideEffectCalls } from './side-effects.ts';
 import { closingParen, depths, isPunct, leadingIndex } from './statements.ts';
 import type { Token } from './tokenizer.ts';
 
@@ -50,8 +51,9 @@ const MAX_DEPTH = 256;
  * Classifies one statement's code tokens (no comments, no `;`). A read must
  * lead with a read keyword, hide no data-modifying statement in a CTE or
  * subquery, and never say INTO (SELECT INTO creates a table in postgres and
- * writes a file or variable in MySQL). The last two are checked once over the
- * whole statement, whatever the depth.
+ * writes a file or variable in MySQL), nor call a function with side effects
+ * (side-effects.ts). The last three are checked once over the whole
+ * statement, whatever the depth.
  */
 export function classify(tokens: Token[], dialect: Dialect): Verdict {
   const keyword = tokens[leadingIndex(tokens)]?.word ?? '';
@@ -60,17 +62,21 @@ export function classify(tokens: Token[], dialect: Dialect): Verdict {
   }
   const own = verdictAt(tokens, 0, tokens.length, dialect);
   const nested = nestedWrites(tokens);
-  if (!own.isRead) return refuse(own.keyword, own.refusal ?? '', [...own.writeOps, ...nested]);
+  const calls = sideEffectCalls(tokens, dialect);
+  // A write that also calls one is allowed only where the call is too.
+  const callOps = calls.map((call) => call.op);
+  if (!own.isRead) return refuse(own.keyword, own.refusal ?? '', [...own.writeOps, ...nested, ...callOps]);
   if (nested.length > 0) {
     const inWith = tokens.some((t) => t.word === 'WITH');
     const where = inWith ? `writable CTE (${nested[0]} inside WITH)` : `${nested[0]} inside a subquery is a write`;
-    return refuse(keyword, where, nested);
+    return refuse(keyword, where, [...nested, ...callOps]);
   }
   if (tokens.some((t) => t.word === 'INTO')) {
     // Postgres SELECT INTO is CREATE TABLE AS; elsewhere it writes a file or a variable.
     const op = dialect === 'postgres' || dialect === 'duckdb' ? 'CREATE' : 'SELECT INTO';
-    return refuse(keyword, 'SELECT ... INTO writes', [op]);
+    return refuse(keyword, 'SELECT ... INTO writes', [op, ...callOps]);
   }
+  if (calls.length > 0) return refuse(keyword, calls[0].why, callOps);
   return read(keyword);
 }
 

@@ -49,6 +49,16 @@ describe('checkStatement', () => {
     expect(outcome(WRITES, 'drop table t', { ...full, allowedWriteOps: [] })).toMatchObject({ status: 403, message: expect.stringMatching(/permitted operations: none/) });
   });
 
+  it('treats a call with side effects as a write of its own: off with writes, narrowed by allowed_write_ops', () => {
+    const notify = "select pg_notify('jobs', 'x')";
+    expect(outcome(NO_WRITES, notify, full)).toMatchObject({ status: 403, message: expect.stringMatching(/disabled on this server: PG_NOTIFY\(\) sends/) });
+    expect(outcome(WRITES, notify, full)).toEqual({ ok: 'SELECT' });
+    expect(outcome(WRITES, notify, { ...full, mayWrite: false })).toMatchObject({ status: 403, message: expect.stringMatching(/may not write/) });
+    const refused = outcome(WRITES, "insert into t select lo_import('/etc/passwd')", { ...full, allowedWriteOps: ['insert'] });
+    expect(refused.message).toBe('LO_IMPORT() is not permitted for this API key; permitted operations: INSERT');
+    expect(outcome(WRITES, "SELECT GET_LOCK('a', 0)", full, { stream: true, dialect: 'mysql' })).toMatchObject({ status: 403, message: expect.stringMatching(/read-only/) });
+  });
+
   it('checks allowed_tables on reads and writes', () => {
     const access = { ...full, allowedTables: ['films'] };
     expect(outcome(WRITES, 'select * from films', access)).toEqual({ ok: 'SELECT' });

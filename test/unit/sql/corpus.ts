@@ -1,4 +1,5 @@
 import type { Dialect } from '../../../origin/drivers/types.ts';
+import { SIDE_EFFECT_CORPUS } from './corpus-side-effects.ts';
 
 /**
  * Data shared by the SQL unit tests and any black-box test that runs the same
@@ -151,6 +152,9 @@ export const GUARD_CORPUS: GuardCase[] = [
   { sql: 'SELECT 1 /* outer /* inner */ ; DROP TABLE t */', dialects: ['mysql', 'sqlite'], read: false, refusal: 'only one statement' },
   { sql: 'SELECT 1 # ; DROP TABLE t', dialects: ['postgres', 'sqlite'], read: false, refusal: 'only one statement' },
   { sql: '-- nothing here', dialects: ALL, read: false, refusal: 'no SQL statement' },
+
+  // Functions with side effects, and their look-alikes.
+  ...SIDE_EFFECT_CORPUS,
 ];
 
 /** A row source of 1..100 every dialect understands; window examples page over it. */
