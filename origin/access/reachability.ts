@@ -32,7 +32,7 @@ export type AccessCaller = Pick<Caller, 'admin'> & Partial<Pick<Caller, 'via' | 
 
 /**
  * What reachability reads of a query: its name (`queries` grants), collection
- * (`collections` grants), workspace (keys' and administrators' memberships)
+ * (`collections` grants), workspace (a key's own, administrators' memberships)
  * and the connection it runs on (`connections` grants; null when it has no
  * default and none was asked) with that connection's workspace (null when no
  * connection of that name is saved).
