@@ -38,7 +38,8 @@ function rulesOf(name: string, version: number, definitions: Record<string, unkn
  * - the query is published with a `cache_ttl` and the origin marked its
  *   published version cacheable at the edge (one read statement on an
  *   active connection; see origin/edge/directory.ts), and the key's grants
- *   reach it on its default connection (shared/access/reach.ts);
+ *   reach it on its default connection, both of the key's workspace
+ *   (shared/access/reach.ts);
  * - the request asks nothing but parameters, `format`, `page` and
  *   `page_size`, each given once, in canonical form, within the limits;
  * - its parameters pass the rules (shared/parameters): the key holds their
@@ -52,7 +53,14 @@ export function cachePlan(c: Context<EdgeEnv>): { parts: CacheKeyParts; ttl: num
   if (caller.kind === 'key') {
     const grants = caller.key.grants;
     if (grants.quota !== null || grants.max_concurrent !== null || grants.allowed_tables !== null || grants.max_rows !== null) return null;
-    if (!keyReaches(grants, { name: query.name, collection: query.collection, connectionName: query.connection })) return null;
+    const target = {
+      name: query.name,
+      collection: query.collection,
+      workspace: query.workspace,
+      connectionName: query.connection,
+      connectionWorkspace: query.connectionWorkspace,
+    };
+    if (!keyReaches(caller.key, target)) return null;
   }
 
   const settings = lookup.settings;

@@ -1,8 +1,8 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Env } from '../env.ts';
 import type { AppDeps, Caller, CallerAdministrator } from '../http/context.ts';
-import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../store/schema/index.ts';
-import { connectionGranted, keyReaches } from '../../shared/access/reach.ts';
+import { type QueryRow, type QueryVersionRow, connections, queries, queryVersions } from '../store/schema/index.ts';
+import { type GrantTarget, connectionGranted, keyReaches, keyUsesConnection } from '../../shared/access/reach.ts';
 import { formatRate } from '../../shared/access/rate.ts';
 import { type AdminRole, type Capability, roleHas } from './capabilities.ts';
 
@@ -16,10 +16,14 @@ import { type AdminRole, type Capability, roleHas } from './capabilities.ts';
  * - A named administrator reaches a query when their role has `data.run`:
  *   the server-wide role, or when that is null their membership role in the
  *   query's workspace. Drafts also need `queries.write`.
- * - A scoped key reaches a query through a `connections` grant of the
- *   connection it runs on (for listings: the published version's default
- *   connection), a `queries` grant (a name, an object entry, or `*`), or a
- *   `collections` grant of the collection the query is in now.
+ * - A scoped key reaches a query of its own workspace through a
+ *   `connections` grant of the connection it runs on (for listings: the
+ *   published version's default connection), a `queries` grant (a name, an
+ *   object entry, or `*`), or a `collections` grant of the collection the
+ *   query is in now.
+ * - Workspace boundaries (docs/reference/workspaces.md): only the admin key
+ *   and server-wide roles run a query on a connection of another workspace
+ *   than the query's; keys and workspace members never do.
  * - Anyone else (the anonymous caller of a public endpoint) reaches nothing.
  */
 
@@ -28,16 +32,12 @@ export type AccessCaller = Pick<Caller, 'admin'> & Partial<Pick<Caller, 'via' | 
 
 /**
  * What reachability reads of a query: its name (`queries` grants), collection
- * (`collections` grants), workspace (administrators' memberships) and the
- * connection it runs on (`connections` grants; null when it has no default
- * and none was asked).
+ * (`collections` grants), workspace (a key's own, administrators' memberships)
+ * and the connection it runs on (`connections` grants; null when it has no
+ * default and none was asked) with that connection's workspace (null when no
+ * connection of that name is saved).
  */
-export interface AccessTarget {
-  name: string;
-  collection: string | null;
-  workspace: string;
-  connectionName: string | null;
-}
+export type AccessTarget = GrantTarget;
 
 /** The role an administrator acts with in a workspace: the server-wide one, else their membership there. */
 const roleIn = (administrator: CallerAdministrator, workspace: string): AdminRole | null =>
@@ -46,14 +46,18 @@ const roleIn = (administrator: CallerAdministrator, workspace: string): AdminRol
 const administratorMay = (caller: AccessCaller, workspace: string, capability: Capability) =>
   caller.administrator !== undefined && roleHas(roleIn(caller.administrator, workspace), capability);
 
+/** A query run on a connection of another workspace: only server-wide roles may (the admin key never gets here). */
+const crossesWorkspaces = (caller: AccessCaller, target: AccessTarget): boolean =>
+  target.connectionWorkspace !== null && target.connectionWorkspace !== target.workspace && (caller.administrator?.role ?? null) === null;
+
 /** Ad-hoc SQL asks it here, with the rest of reachability. */
 export { connectionGranted };
 
 /** May the caller run this query (on `target.connectionName`) at all? Which versions is `canRunDraft`'s part. */
 export function canReach(caller: AccessCaller, target: AccessTarget): boolean {
   if (caller.admin) return true;
-  if (caller.administrator) return administratorMay(caller, target.workspace, 'data.run');
-  if (caller.key) return keyReaches(caller.key.grants, target);
+  if (caller.administrator) return administratorMay(caller, target.workspace, 'data.run') && !crossesWorkspaces(caller, target);
+  if (caller.key) return keyReaches(caller.key, target);
   return false;
 }
 
@@ -85,19 +89,23 @@ export interface ConnectionTarget {
   workspace: string;
 }
 
-/** Ad-hoc SQL and schema browsing on a connection: a key needs a `connections` grant of it; `queries` and `collections` grants never allow it. */
+/**
+ * Ad-hoc SQL on a connection: a key needs a `connections` grant of it and the
+ * connection in the key's workspace; `queries` and `collections` grants never
+ * allow it.
+ */
 export function canUseConnection(caller: AccessCaller, connection: ConnectionTarget): boolean {
   if (caller.admin) return true;
   if (caller.administrator) return administratorMay(caller, connection.workspace, 'data.run');
-  if (caller.key) return connectionGranted(caller.key.grants, connection.name);
+  if (caller.key) return keyUsesConnection(caller.key, connection);
   return false;
 }
 
-/** Schema browsing (`/connections/{name}/schema`, `/table_ddl`): a key's `connections` grant, an administrator's `connections.read`. */
+/** Schema browsing (`/connections/{name}/schema`, `/table_ddl`): a key's `connections` grant (in its workspace), an administrator's `connections.read`. */
 export function canBrowseConnection(caller: AccessCaller, connection: ConnectionTarget): boolean {
   if (caller.admin) return true;
   if (caller.administrator) return administratorMay(caller, connection.workspace, 'connections.read');
-  if (caller.key) return connectionGranted(caller.key.grants, connection.name);
+  if (caller.key) return keyUsesConnection(caller.key, connection);
   return false;
 }
 
@@ -107,21 +115,27 @@ export function canWriteConnection(env: Pick<Env, 'SLUICE_ALLOW_WRITES'>, caller
   return caller.key ? caller.key.grants.allow_writes : true;
 }
 
-/** A query the caller reaches, with its published version. */
+/** A query the caller reaches, with its published version and the workspace of that version's default connection. */
 export interface ReachableQuery {
   query: QueryRow;
   version: QueryVersionRow;
+  connectionWorkspace: string | null;
 }
 
 /** Code-point order, the same on every store whatever its collation. */
 const byName = (a: ReachableQuery, b: ReachableQuery) => (a.query.name < b.query.name ? -1 : a.query.name > b.query.name ? 1 : 0);
 
-/** The target of a query as listings see it: its published version's default connection. */
-export const publishedTarget = (query: QueryRow, version: Pick<QueryVersionRow, 'connectionName'> | null): AccessTarget => ({
+/** The target of a query as listings see it: its published version's default connection, in `connectionWorkspace` (null: none saved). */
+export const publishedTarget = (
+  query: QueryRow,
+  version: Pick<QueryVersionRow, 'connectionName'> | null,
+  connectionWorkspace: string | null,
+): AccessTarget => ({
   name: query.name,
   collection: query.collection,
   workspace: query.workspace,
   connectionName: version?.connectionName ?? null,
+  connectionWorkspace: version?.connectionName ? connectionWorkspace : null,
 });
 
 /** Callers that reach nothing whatever the store holds (no query read needed). */
@@ -136,11 +150,12 @@ function reachesNothing(caller: AccessCaller): boolean {
 export async function reachableQueries(deps: Pick<AppDeps, 'store'>, caller: AccessCaller): Promise<ReachableQuery[]> {
   if (reachesNothing(caller)) return [];
   const rows = await deps.store.db
-    .select({ query: queries, version: queryVersions })
+    .select({ query: queries, version: queryVersions, connectionWorkspace: connections.workspace })
     .from(queries)
     .innerJoin(queryVersions, and(eq(queryVersions.queryId, queries.id), eq(queryVersions.version, queries.publishedVersion)))
+    .leftJoin(connections, eq(connections.name, queryVersions.connectionName))
     .where(isNotNull(queries.publishedVersion));
-  return rows.filter((row) => canReach(caller, publishedTarget(row.query, row.version))).sort(byName);
+  return rows.filter((row) => canReach(caller, publishedTarget(row.query, row.version, row.connectionWorkspace))).sort(byName);
 }
 
 /** The `caller` object of `/catalog`: what this caller may do, and the limits it runs under. */

@@ -27,7 +27,11 @@ export async function readDirectory(db: StoreDb, env: DirectoryEnv): Promise<Dir
   const [keyRows, queryRows, anyAdministrator] = await Promise.all([
     db.select().from(apiKeys),
     db
-      .select({ query: queries, version: queryVersions, connection: { db: connections.db, active: connections.active } })
+      .select({
+        query: queries,
+        version: queryVersions,
+        connection: { db: connections.db, active: connections.active, workspace: connections.workspace },
+      })
       .from(queries)
       .innerJoin(queryVersions, and(eq(queryVersions.queryId, queries.id), eq(queryVersions.version, queries.publishedVersion)))
       .leftJoin(connections, eq(connections.name, queryVersions.connectionName))
@@ -44,6 +48,7 @@ export async function readDirectory(db: StoreDb, env: DirectoryEnv): Promise<Dir
       {
         id: row.id,
         name: row.name,
+        workspace: row.workspace,
         grants: completeGrants(row.grants),
         active: row.active,
         expiresAtMs: row.expiresAt === null ? null : endOfDay(row.expiresAt),
@@ -58,8 +63,10 @@ export async function readDirectory(db: StoreDb, env: DirectoryEnv): Promise<Dir
     {
       name: query.name,
       collection: query.collection,
+      workspace: query.workspace,
       version: version.version,
       connection: version.connectionName,
+      connectionWorkspace: connection?.workspace ?? null,
       cacheTtl: version.cacheTtl ?? 0,
       cache: connection?.active ? edgeCache(version, connection.db) : null,
     },

@@ -102,5 +102,5 @@ function authenticate(snapshot: AccessSnapshot, hash: string, clientIp: string, 
   if (match.previous && (match.previousExpiresAt === null || match.previousExpiresAt.getTime() <= now)) return undefined;
   if (key.grants.allowed_ips !== null && !ipMatches(clientIp, key.grants.allowed_ips)) return undefined;
   lastUsed(deps).key(key.id, match.previous);
-  return { name: key.name, admin: false, via: 'key', key: { id: key.id, name: key.name, grants: key.grants } };
+  return { name: key.name, admin: false, via: 'key', key: { id: key.id, name: key.name, workspace: key.workspace, grants: key.grants } };
 }

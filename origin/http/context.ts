@@ -26,6 +26,8 @@ export type CallerVia = 'open' | 'break-glass' | 'key' | 'token' | 'anonymous';
 export interface CallerKey {
   id: number;
   name: string;
+  /** Where the key lives: its grants reach only this workspace's connections and queries. */
+  workspace: string;
   grants: KeyGrants;
 }
 

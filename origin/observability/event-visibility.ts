@@ -29,7 +29,13 @@ export function eventViewFor(caller: Caller): EventView {
     return (row) => {
       if (row.run.keyName === caller.name) return runItem(row.run);
       if (row.run.query === null || row.workspace === null) return null;
-      const target = { name: row.run.query, collection: row.collection, workspace: row.workspace, connectionName: row.run.connection };
+      const target = {
+        name: row.run.query,
+        collection: row.collection,
+        workspace: row.workspace,
+        connectionName: row.run.connection,
+        connectionWorkspace: row.connectionWorkspace,
+      };
       if (!canReach(caller, target)) return null;
       return { ...runItem(row.run), key_name: null, request_id: null, error: null };
     };

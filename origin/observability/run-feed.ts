@@ -1,12 +1,13 @@
 import { asc, eq, gt, max } from 'drizzle-orm';
 import type { Store } from '../store/open.ts';
-import { type RunRow, queries, runs } from '../store/schema/index.ts';
+import { type RunRow, connections, queries, runs } from '../store/schema/index.ts';
 
-/** A stored run with what reachability reads of its query (null fields: ad-hoc, or the query is gone). */
+/** A stored run with what reachability reads of its query and connection (null fields: ad-hoc, or the query or connection is gone). */
 export interface FeedRun {
   run: RunRow;
   collection: string | null;
   workspace: string | null;
+  connectionWorkspace: string | null;
 }
 
 export type FeedListener = (batch: FeedRun[]) => void;
@@ -17,12 +18,13 @@ const BATCH = 1000;
 /** How long a missing id is waited for: another origin's transaction that took it may still commit. */
 const GAP_WAIT_MS = 5000;
 
-/** Stored runs after `afterId`, oldest first, with their query's collection and workspace. */
+/** Stored runs after `afterId`, oldest first, with their query's collection and workspace and their connection's workspace. */
 export async function runsAfter(store: Pick<Store, 'db'>, afterId: number, limit = BATCH): Promise<FeedRun[]> {
   const rows = await store.db
-    .select({ run: runs, collection: queries.collection, workspace: queries.workspace })
+    .select({ run: runs, collection: queries.collection, workspace: queries.workspace, connectionWorkspace: connections.workspace })
     .from(runs)
     .leftJoin(queries, eq(queries.name, runs.query))
+    .leftJoin(connections, eq(connections.name, runs.connection))
     .where(gt(runs.id, afterId))
     .orderBy(asc(runs.id))
     .limit(limit);

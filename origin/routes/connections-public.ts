@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { canBrowseConnection } from '../access/reachability.ts';
+import { canBrowseConnection, connectionGranted } from '../access/reachability.ts';
 import { SluiceError, badRequest } from '../errors.ts';
 import type { AppEnv } from '../http/context.ts';
 import { connectionForRun } from '../services/connections/lookup.ts';
@@ -16,13 +16,14 @@ export const connectionsPublic = new Hono<AppEnv>();
 
 /**
  * A scoped key needs a `connections` grant of the connection (checked before
- * it is looked up, so an ungranted name reveals nothing); an administrator
- * needs `connections.read` there.
+ * it is looked up, so an ungranted name reveals nothing) and the connection
+ * in its workspace; an administrator needs `connections.read` there.
  */
 const mayBrowse = createMiddleware<AppEnv>(async (c, next) => {
   const caller = c.get('caller');
   const name = c.req.param('name')!;
-  const workspace = caller.administrator ? (await connectionForRun(c.get('deps'), name)).row.workspace : '';
+  if (caller.key && !connectionGranted(caller.key.grants, name)) throw connectionNotGranted(name);
+  const workspace = caller.administrator || caller.key ? (await connectionForRun(c.get('deps'), name)).row.workspace : '';
   if (!canBrowseConnection(caller, { name, workspace })) {
     throw caller.key ? connectionNotGranted(name) : new SluiceError('forbidden', `Browsing connection "${name}" needs the connections.read capability`);
   }

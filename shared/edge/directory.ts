@@ -11,6 +11,8 @@ import type { KeyGrants } from '../access/grants.ts';
 export interface EdgeKey {
   id: number;
   name: string;
+  /** Its grants reach only this workspace's queries and connections (shared/access/reach.ts). */
+  workspace: string;
   grants: KeyGrants;
   active: boolean;
   /** When the key stops working (the end of its `expires_at` day in the origin's zone, ms); null never. */
@@ -37,10 +39,13 @@ export interface EdgeQueryCache {
 export interface EdgeQuery {
   name: string;
   collection: string | null;
+  workspace: string;
   /** The published version. */
   version: number;
   /** The published version's default connection; null when it has none. */
   connection: string | null;
+  /** That connection's workspace; null when none is saved under its name. */
+  connectionWorkspace: string | null;
   /** The published version's `cache_ttl` in seconds (0: not cached). */
   cacheTtl: number;
   cache: EdgeQueryCache | null;

@@ -22,7 +22,12 @@ import { type KeyGrants, emptyGrants } from '../../shared/access/grants.ts';
 const ADMIN: Caller = { name: 'admin', admin: true, via: 'break-glass' };
 const OPEN: Caller = { name: '-', admin: true, via: 'open' };
 const ANONYMOUS: Caller = { name: '-', admin: false, via: 'anonymous' };
-const key = (grants: Partial<KeyGrants>): Caller => ({ name: 'k', admin: false, via: 'key', key: { id: 1, name: 'k', grants: { ...emptyGrants(), ...grants } } });
+const key = (grants: Partial<KeyGrants>): Caller => ({
+  name: 'k',
+  admin: false,
+  via: 'key',
+  key: { id: 1, name: 'k', workspace: 'default', grants: { ...emptyGrants(), ...grants } },
+});
 const env = (allowWrites: boolean) => ({ SLUICE_ALLOW_WRITES: allowWrites }) as Env;
 
 describe('callerAccess and authenticationRequired', () => {

@@ -109,7 +109,7 @@ describe('sharing between keys', () => {
   it("never serves key A's cached answer to key B, which cannot reach the query; a key reaching it through a collection shares it", async () => {
     const name = await createQuery(stack, { sql: "SELECT 'secret rows' AS s", cache_ttl: 300, collection: 'edge-shared' });
     const a = await createKey(stack, { queries: [name] });
-    const b = await createKey(stack, { queries: ['some-other-query'], connections: [] });
+    const b = await createKey(stack, { queries: [await createQuery(stack, { sql: 'SELECT 1 AS other' })], connections: [] });
     const c = await createKey(stack, { collections: ['edge-shared'] });
     expect((await q(stack, name, a.secret)).status).toBe(200);
     expect((await q(stack, name, a.secret)).headers.get('x-cache')).toBe('HIT');
@@ -129,7 +129,7 @@ describe('with the origin stopped', () => {
   it('still serves a cached answer from the edge, and nothing to a key that cannot reach it', async () => {
     const name = await createQuery(stack, { sql: "SELECT 'kept' AS k", cache_ttl: 300 });
     const a = await createKey(stack, { queries: [name] });
-    const b = await createKey(stack, { queries: ['nothing-here'] });
+    const b = await createKey(stack, { queries: [await createQuery(stack, { sql: 'SELECT 1 AS other' })] });
     const first = await q(stack, name, a.secret);
     expect(first.headers.get('x-cache')).toBe('MISS');
 

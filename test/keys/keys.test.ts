@@ -8,6 +8,13 @@ import { KEYS, ZONED, admin, auditOf, createKey, expectError, keyAt, startKeysOr
 let origin: Origin;
 beforeAll(async () => {
   origin = await startKeysOrigin({ SLUICE_ALLOW_WRITES: 'true', SLUICE_QUERY_TIMEOUT: '20', SLUICE_RATE_LIMIT: '600/minute' });
+  // Grants name saved connections and queries (of the key's workspace, default).
+  const other = await admin(origin, 'POST', '/api/v1/connections', { name: 'other', db: 'duckdb' });
+  expect(other.status, JSON.stringify(other.body)).toBe(201);
+  for (const name of ['q one', 'q two', 'q three', 'x']) {
+    const res = await admin(origin, 'POST', '/api/v1/queries', { name, sql: 'select 1 as one', connection_name: 'examples' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  }
 });
 afterAll(async () => {
   await origin?.stop();

@@ -7,6 +7,11 @@ import { KEYS, ROLES, ZONED, admin, auditOf, createKey, expectError, keyAt, role
 let origin: Origin;
 beforeAll(async () => {
   origin = await startKeysOrigin();
+  // Grants name saved queries (of the role's workspace, default).
+  for (const name of ['top customers', 'log visit']) {
+    const res = await admin(origin, 'POST', '/api/v1/queries', { name, sql: 'select 1 as one', connection_name: 'examples' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  }
 });
 afterAll(async () => {
   await origin?.stop();

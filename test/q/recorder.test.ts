@@ -167,8 +167,8 @@ describe('HistoryRecorder', () => {
 describe('resolveRunnable', () => {
   const admin = { admin: true };
   /** A scoped key that reaches every query by name: published and previous versions, never drafts. */
-  const other = { admin: false, via: 'key' as const, key: { id: 1, name: 'other', grants: { ...emptyGrants(), queries: ['*'] } } };
-  const stranger = { admin: false, via: 'key' as const, key: { id: 2, name: 'stranger', grants: emptyGrants() } };
+  const other = { admin: false, via: 'key' as const, key: { id: 1, name: 'other', workspace: 'default', grants: { ...emptyGrants(), queries: ['*'] } } };
+  const stranger = { admin: false, via: 'key' as const, key: { id: 2, name: 'stranger', workspace: 'default', grants: emptyGrants() } };
   let seqName = 0;
 
   /** A query with versions 1..n, `published` published (or none). */

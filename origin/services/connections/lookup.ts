@@ -57,6 +57,18 @@ export async function connectionForRun(deps: AppDeps, name: string): Promise<{ n
 }
 
 /**
+ * The workspace of the connection saved as `name`, or null when there is
+ * none: what reachability needs to keep a query on connections of its own
+ * workspace. Read through the connection cache when it holds the name.
+ */
+export async function workspaceOfConnection(deps: Pick<AppDeps, 'store'>, name: string): Promise<string | null> {
+  const cached = connectionCache(deps.store).get(name);
+  if (cached) return cached.row.workspace;
+  const [row] = await deps.store.db.select({ workspace: connections.workspace }).from(connections).where(eq(connections.name, name));
+  return row?.workspace ?? null;
+}
+
+/**
  * `If-Match` on a change: absent passes; otherwise one of its ETags (or `*`)
  * must be the current one, else 412 `precondition_failed`. Checked against the
  * row locked in the change's own transaction.

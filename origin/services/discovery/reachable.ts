@@ -20,6 +20,8 @@ export interface DiscoveredQuery {
   description: string | null;
   tags: string[];
   connectionName: string | null;
+  /** The default connection's workspace (null: none saved under that name). */
+  connectionWorkspace: string | null;
   /** Definitions as saved. */
   parameters: Record<string, unknown>;
   /** The parsed rules; null when the saved definitions no longer parse (shown as saved, typed as nothing). */
@@ -43,7 +45,7 @@ export async function discoverQueries(deps: Pick<AppDeps, 'store'>, caller: Acce
   return reachable.map((entry) => discovered(entry, dialects));
 }
 
-function discovered({ query, version }: ReachableQuery, dialects: Map<string, Dialect>): DiscoveredQuery {
+function discovered({ query, version, connectionWorkspace }: ReachableQuery, dialects: Map<string, Dialect>): DiscoveredQuery {
   const dialect = (version.connectionName && dialects.get(version.connectionName)) || DEFAULT_DIALECT;
   const parsed = parseDefinitions(version.parameters);
   const info = version.queryType === 'sql' && version.sql !== null ? inspect(version.sql, dialect) : null;
@@ -55,6 +57,7 @@ function discovered({ query, version }: ReachableQuery, dialects: Map<string, Di
     description: version.description,
     tags: version.tags,
     connectionName: version.connectionName,
+    connectionWorkspace,
     parameters: version.parameters,
     rules: 'rules' in parsed ? parsed.rules : null,
     cacheTtl: version.cacheTtl,

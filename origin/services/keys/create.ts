@@ -12,6 +12,7 @@ import { administrators, apiKeys } from '../../store/schema/index.ts';
 import { lockAdministrators } from '../administrators/lookup.ts';
 import { findRole } from '../roles/lookup.ts';
 import { assertCollectionsExist } from './collections.ts';
+import { assertGrantNamesIn, grantsValidIn } from './grant-names.ts';
 import { type CreateKeyFields, assertAccessName } from './fields.ts';
 import { isUniqueViolation, keyExists } from './lookup.ts';
 import { type KeyView, keyRead, keySnapshot } from './view.ts';
@@ -37,14 +38,22 @@ export async function assertNoAdministratorNamed(tx: StoreDb, name: string): Pro
 }
 
 /**
- * The grants of a new key: a role's copied once (404 `role_not_found`; no
- * grant field may come with it), or the explicit fields over a key with no
- * grants, whose collections must exist.
+ * The grants of a new key in `home`: a role's copied once, keeping only the
+ * connections and queries of `home` (404 `role_not_found`; no grant field may
+ * come with it), or the explicit fields over a key with no grants, whose
+ * connections and queries must be of `home` and whose collections must exist.
+ * `workspace` (a workspace-scoped call) is where the role is looked up.
  */
-async function initialGrants(tx: StoreDb, input: CreateKeyFields, workspace: string | undefined): Promise<{ grants: KeyGrants; role: string | null }> {
+async function initialGrants(
+  tx: StoreDb,
+  input: CreateKeyFields,
+  workspace: string | undefined,
+  home: string,
+): Promise<{ grants: KeyGrants; role: string | null }> {
   const given = grantsGiven(input);
   if (input.role === undefined || input.role === null) {
     const grants = applyGrants(emptyGrants(), given);
+    await assertGrantNamesIn(tx, home, grants);
     await assertCollectionsExist(tx, grants.collections);
     return { grants, role: null };
   }
@@ -55,7 +64,7 @@ async function initialGrants(tx: StoreDb, input: CreateKeyFields, workspace: str
     });
   }
   const role = await findRole(tx, input.role, { workspace });
-  return { grants: completeGrants(role.grants), role: role.name };
+  return { grants: await grantsValidIn(tx, home, completeGrants(role.grants)), role: role.name };
 }
 
 /**
@@ -82,12 +91,13 @@ export async function createKey(
       const [taken] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.name, name));
       if (taken) throw keyExists(name);
       await assertNoAdministratorNamed(tx, name);
-      const { grants, role } = await initialGrants(tx, input, workspace);
+      const home = workspace ?? DEFAULT_WORKSPACE;
+      const { grants, role } = await initialGrants(tx, input, workspace, home);
       const [inserted] = await tx
         .insert(apiKeys)
         .values({
           name,
-          workspace: workspace ?? DEFAULT_WORKSPACE,
+          workspace: home,
           secretHash,
           grants,
           expiresAt: input.expires_at ?? null,

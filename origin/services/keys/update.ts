@@ -7,6 +7,7 @@ import { badRequest } from '../../errors.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
 import { apiKeys } from '../../store/schema/index.ts';
 import { assertCollectionsExist } from './collections.ts';
+import { assertGrantNamesIn } from './grant-names.ts';
 import type { UpdateKeyFields } from './fields.ts';
 import { assertIfMatch, findKey, keyEtag } from './lookup.ts';
 import { type KeyRead, keyRead, keySettings } from './view.ts';
@@ -14,7 +15,8 @@ import { type KeyRead, keyRead, keySettings } from './view.ts';
 /**
  * Changes a key: the `update_key` change, a diff of the changed fields.
  * Absent fields keep their value; null resets a grant field (and clears
- * `expires_at`). New `collections` names must exist; names the key already
+ * `expires_at`). New `connections` and `queries` names must be of the key's
+ * workspace and new `collections` names must exist; names the key already
  * holds stay allowed. `active: false` revokes it at once (the access
  * directory is invalidated in the same transaction). `If-Match` is checked
  * against the row locked in that transaction. A request that changes nothing
@@ -35,6 +37,7 @@ export async function updateKey(
     }
     const before = completeGrants(current.grants);
     const grants = applyGrants(before, grantsGiven(input));
+    await assertGrantNamesIn(tx, current.workspace, grants, before);
     if (input.collections !== undefined) await assertCollectionsExist(tx, grants.collections, before.collections);
     const next = {
       grants,

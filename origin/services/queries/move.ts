@@ -4,7 +4,7 @@ import { canReach } from '../../access/reachability.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
 import type { StoreDb } from '../../store/open.ts';
-import { apiKeys, queries, queryVersions } from '../../store/schema/index.ts';
+import { apiKeys, connections, queries, queryVersions } from '../../store/schema/index.ts';
 import { assertCollectionName } from './fields.ts';
 import { assertIfMatch, findQuery, readQuery } from './lookup.ts';
 import { reviseQuery } from './revise.ts';
@@ -28,17 +28,22 @@ export async function keysAffectedByMove(tx: StoreDb, query: string, from: strin
   const affected: KeysAffected = { keys_gaining_access: [], keys_losing_access: [] };
   if (from === to) return affected;
   const [row] = await tx
-    .select({ workspace: queries.workspace, connectionName: queryVersions.connectionName })
+    .select({ workspace: queries.workspace, connectionName: queryVersions.connectionName, connectionWorkspace: connections.workspace })
     .from(queries)
     .leftJoin(queryVersions, eq(queryVersions.queryId, queries.id))
+    .leftJoin(connections, eq(connections.name, queryVersions.connectionName))
     .where(eq(queries.name, query))
     .orderBy(sql`${queryVersions.version} = ${queries.publishedVersion} desc nulls last`, desc(queryVersions.version))
     .limit(1);
   if (!row) return affected;
-  const target = { name: query, workspace: row.workspace, connectionName: row.connectionName };
-  const keys = await tx.select({ id: apiKeys.id, name: apiKeys.name, grants: apiKeys.grants }).from(apiKeys);
+  const target = { name: query, workspace: row.workspace, connectionName: row.connectionName, connectionWorkspace: row.connectionWorkspace };
+  // Only keys of the query's workspace can reach it.
+  const keys = await tx
+    .select({ id: apiKeys.id, name: apiKeys.name, workspace: apiKeys.workspace, grants: apiKeys.grants })
+    .from(apiKeys)
+    .where(eq(apiKeys.workspace, row.workspace));
   for (const key of keys) {
-    const caller = { admin: false, via: 'key' as const, key: { id: key.id, name: key.name, grants: completeGrants(key.grants) } };
+    const caller = { admin: false, via: 'key' as const, key: { ...key, grants: completeGrants(key.grants) } };
     const before = canReach(caller, { ...target, collection: from });
     const after = canReach(caller, { ...target, collection: to });
     if (after && !before) affected.keys_gaining_access.push(key.name);

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../http/context.ts';
 import type { Store } from '../../store/open.ts';
 import type { QueryRow, QueryVersionRow } from '../../store/schema/index.ts';
 import { type Rules, parseDefinitions } from '../../../shared/parameters/index.ts';
+import { workspaceOfConnection } from '../connections/lookup.ts';
 import { cachedDefinition, cachedVersion } from './definition-cache.ts';
 import { versionNotFound } from './lookup.ts';
 import { type VersionStatus, versionStatus } from './status.ts';
@@ -41,7 +42,8 @@ export async function resolveRunnable(deps: Pick<AppDeps, 'store'>, name: string
   const found = await cachedDefinition(deps.store, name);
   if (!found) throw notRunnable(name);
   const { query, published } = found;
-  const target = publishedTarget(query, published);
+  const connection = published?.connectionName ?? null;
+  const target = publishedTarget(query, published, connection === null ? null : await workspaceOfConnection(deps, connection));
   if (!canReach(caller, target)) throw notRunnable(name);
   const wanted = version ?? query.publishedVersion;
   if (wanted === null) throw notRunnable(name);

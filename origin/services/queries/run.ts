@@ -7,7 +7,7 @@ import type { AppDeps, Caller } from '../../http/context.ts';
 import { inspect, substituteLegacy } from '../../sql/index.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type Rules, resolveValues } from '../../../shared/parameters/index.ts';
-import { connectionForRun, connectionInactive, connectionNotFound } from '../connections/lookup.ts';
+import { connectionForRun, connectionInactive, connectionNotFound, workspaceOfConnection } from '../connections/lookup.ts';
 import type { RowOptions } from '../query/options.ts';
 import type { RunInput } from '../query/run-sql.ts';
 import { checkStatement, connectionNotGranted, statementAccess } from '../query/statement.ts';
@@ -60,8 +60,14 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
   if (!connection) {
     throw badRequest(`Query "${query.name}" has no default connection: give connection_name`);
   }
-  const runTarget = { ...target, connectionName: connection };
-  if (!canReach(request.caller, runTarget)) throw connectionNotGranted(connection);
+  const connectionWorkspace = connection === target.connectionName ? target.connectionWorkspace : await workspaceOfConnection(deps, connection);
+  // A key or workspace member runs a query only on connections of its workspace (docs/reference/workspaces.md).
+  const runTarget = { ...target, connectionName: connection, connectionWorkspace };
+  if (!canReach(request.caller, runTarget)) {
+    throw request.caller.key
+      ? connectionNotGranted(connection)
+      : new SluiceError('forbidden', `Query "${query.name}" runs only on connections of its workspace "${query.workspace}"`);
+  }
   const dialect = await dialectOf(deps, connection);
   // Verified only for queries that need it: 401 without a valid token.
   const claims = Object.values(rules).some((rule) => rule.from_claim !== undefined) ? await deps.signIn.claims(request.signInToken) : null;

@@ -8,8 +8,8 @@ import { checkStatement, connectionNotGranted, statementAccess } from './stateme
 /**
  * Everything before the engine for `POST /execute_sql`: the caller may use
  * the connection (a key needs a `connections` grant of it, refused before
- * the connection is even looked up; `queries` and `collections` grants never
- * allow ad-hoc SQL), and the statement passes the guard and the caller's
+ * the connection is even looked up, and the connection in its workspace;
+ * `queries` and `collections` grants never allow ad-hoc SQL), and the statement passes the guard and the caller's
  * grants (writes, write keywords, tables).
  */
 export async function prepareAdhocRun(deps: AppDeps, caller: AccessCaller, request: Omit<RunInput, 'access'>): Promise<RunInput> {
@@ -17,6 +17,8 @@ export async function prepareAdhocRun(deps: AppDeps, caller: AccessCaller, reque
   const { name, row, settings } = await connectionForRun(deps, request.connection);
   const target = { name, workspace: row.workspace };
   if (!canUseConnection(caller, target)) {
+    // A key's grant names a connection of another workspace: as not granted (docs/reference/workspaces.md).
+    if (caller.key) throw connectionNotGranted(name);
     throw new SluiceError('forbidden', `Running SQL on connection "${name}" needs the data.run capability`);
   }
   const access = statementAccess(caller, canWriteConnection(deps.env, caller, target));

@@ -7,6 +7,7 @@ import { recordAudit } from '../../audit/record.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
 import { roles } from '../../store/schema/index.ts';
 import { assertCollectionsExist } from '../keys/collections.ts';
+import { assertGrantNamesIn } from '../keys/grant-names.ts';
 import { assertAccessName } from '../keys/fields.ts';
 import { isUniqueViolation } from '../keys/lookup.ts';
 import type { CreateRoleFields } from './fields.ts';
@@ -15,8 +16,9 @@ import { type RoleRead, roleRead, roleSettings } from './view.ts';
 
 /**
  * Creates a role, a template of key grants: the `create_role` change (a full
- * snapshot). Its collections must exist. 409 `role_exists`. `workspace` is
- * where it lives (a workspace-scoped call), else `default`.
+ * snapshot). Its connections and queries must be of its workspace, its
+ * collections must exist. 409 `role_exists`. `workspace` is where it lives
+ * (a workspace-scoped call), else `default`.
  */
 export async function createRole(deps: AppDeps, actor: Caller, input: CreateRoleFields, { workspace }: { workspace?: string } = {}): Promise<RoleRead> {
   const { name } = input;
@@ -25,11 +27,13 @@ export async function createRole(deps: AppDeps, actor: Caller, input: CreateRole
     return await deps.store.db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name));
       if (taken) throw roleExists(name);
+      const home = workspace ?? DEFAULT_WORKSPACE;
       const grants = applyGrants(emptyGrants(), grantsGiven(input));
+      await assertGrantNamesIn(tx, home, grants);
       await assertCollectionsExist(tx, grants.collections);
       const [row] = await tx
         .insert(roles)
-        .values({ name, workspace: workspace ?? DEFAULT_WORKSPACE, grants, createdBy: actor.name })
+        .values({ name, workspace: home, grants, createdBy: actor.name })
         .returning();
       await recordAudit(tx, { actor: actor.name, action: 'create_role', target: name, changes: { name, workspace: row.workspace, ...roleSettings(grants) } });
       await invalidateAccess(tx);

@@ -7,6 +7,7 @@ import { badRequest } from '../../errors.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
 import { roles } from '../../store/schema/index.ts';
 import { assertCollectionsExist } from '../keys/collections.ts';
+import { assertGrantNamesIn } from '../keys/grant-names.ts';
 import { assertIfMatch } from '../keys/lookup.ts';
 import type { UpdateRoleFields } from './fields.ts';
 import { findRole, roleEtag } from './lookup.ts';
@@ -15,6 +16,7 @@ import { type RoleRead, roleRead, roleSettings } from './view.ts';
 /**
  * Changes a role's grants: the `update_role` change, a diff of the changed
  * fields. Keys created from it keep the grants they were given. New
+ * `connections` and `queries` names must be of the role's workspace and new
  * `collections` names must exist (names the role already holds stay
  * allowed). `If-Match` is checked against the locked row. A request that
  * changes nothing writes nothing.
@@ -34,6 +36,7 @@ export async function updateRole(
     }
     const before = completeGrants(current.grants);
     const grants = applyGrants(before, grantsGiven(input));
+    await assertGrantNamesIn(tx, current.workspace, grants, before);
     if (input.collections !== undefined) await assertCollectionsExist(tx, grants.collections, before.collections);
     const changes = diffFields(roleSettings(before), roleSettings(grants));
     if (Object.keys(changes).length === 0) return roleRead(tx, current);

@@ -21,7 +21,12 @@ import { parseRate } from '../../../shared/access/rate.ts';
  * write setting caps.
  */
 
-const key = (grants: Partial<KeyGrants>): Caller => ({ name: 'k', admin: false, via: 'key', key: { id: 1, name: 'k', grants: { ...emptyGrants(), ...grants } } });
+const key = (grants: Partial<KeyGrants>, workspace = 'default'): Caller => ({
+  name: 'k',
+  admin: false,
+  via: 'key',
+  key: { id: 1, name: 'k', workspace, grants: { ...emptyGrants(), ...grants } },
+});
 const administrator = (role: AdminRole | null, memberships: Record<string, AdminRole> = {}): Caller => ({
   name: 'ada',
   admin: false,
@@ -33,7 +38,14 @@ const ANONYMOUS: Caller = { name: '-', admin: false, via: 'anonymous' };
 const WRITES = { SLUICE_ALLOW_WRITES: true } as Env;
 const NO_WRITES = { SLUICE_ALLOW_WRITES: false } as Env;
 
-const q = (over: Partial<AccessTarget> = {}): AccessTarget => ({ name: 'sales', collection: 'reports', workspace: 'default', connectionName: 'warehouse', ...over });
+const q = (over: Partial<AccessTarget> = {}): AccessTarget => ({
+  name: 'sales',
+  collection: 'reports',
+  workspace: 'default',
+  connectionName: 'warehouse',
+  connectionWorkspace: 'default',
+  ...over,
+});
 
 describe('canReach', () => {
   it('lets the admin key reach everything and the anonymous caller nothing', () => {
@@ -69,9 +81,46 @@ describe('canReach', () => {
     expect(canReach(administrator('developer'), q())).toBe(true);
     expect(canReach(administrator('auditor'), q())).toBe(false);
     expect(canReach(administrator(null), q())).toBe(false);
-    expect(canReach(administrator(null, { team: 'developer' }), q({ workspace: 'team' }))).toBe(true);
+    expect(canReach(administrator(null, { team: 'developer' }), q({ workspace: 'team', connectionWorkspace: 'team' }))).toBe(true);
     expect(canReach(administrator(null, { team: 'developer' }), q())).toBe(false);
-    expect(canReach(administrator('auditor', { team: 'owner' }), q({ workspace: 'team' }))).toBe(false);
+    expect(canReach(administrator('auditor', { team: 'owner' }), q({ workspace: 'team', connectionWorkspace: 'team' }))).toBe(false);
+  });
+});
+
+describe('workspace boundaries', () => {
+  const everything = { connections: ['*'], queries: ['*'], collections: ['reports'] };
+
+  it("keeps a key to its workspace's queries: every grant, * included, means this workspace's", () => {
+    expect(canReach(key(everything, 'team'), q({ workspace: 'team', connectionWorkspace: 'team' }))).toBe(true);
+    for (const grants of [{ connections: ['*'] }, { connections: ['warehouse'] }, { queries: ['*'] }, { queries: ['sales'] }, { collections: ['reports'] }]) {
+      expect(canReach(key(grants, 'team'), q()), JSON.stringify(grants)).toBe(false);
+      expect(canReach(key(grants), q({ workspace: 'team', connectionWorkspace: 'team' })), JSON.stringify(grants)).toBe(false);
+    }
+  });
+
+  it('runs a query for a key only on connections of its workspace; an unsaved connection name is left to the run', () => {
+    expect(canReach(key(everything), q({ connectionWorkspace: 'team' }))).toBe(false);
+    expect(canReach(key({ queries: ['sales'] }), q({ connectionName: 'away', connectionWorkspace: 'team' }))).toBe(false);
+    expect(canReach(key({ queries: ['sales'] }), q({ connectionName: 'unsaved', connectionWorkspace: null }))).toBe(true);
+    expect(canWrite(WRITES, key({ queries: [{ name: 'sales', allow_writes: true }] }), q({ connectionWorkspace: 'team' }))).toBe(false);
+  });
+
+  it('lets a workspace member run a query only on connections of its workspace; server-wide roles and the admin key anywhere', () => {
+    const member = administrator(null, { team: 'developer', default: 'developer' });
+    expect(canReach(member, q({ workspace: 'team', connectionWorkspace: 'team' }))).toBe(true);
+    expect(canReach(member, q({ workspace: 'team', connectionWorkspace: 'default' }))).toBe(false);
+    expect(canReach(administrator('developer'), q({ connectionWorkspace: 'team' }))).toBe(true);
+    expect(canReach(ADMIN, q({ connectionWorkspace: 'team' }))).toBe(true);
+  });
+
+  it('gives a key ad-hoc SQL and browsing only on granted connections of its workspace', () => {
+    const away = { name: 'warehouse', workspace: 'team' };
+    expect(canUseConnection(key({ connections: ['*'] }), away)).toBe(false);
+    expect(canUseConnection(key({ connections: ['warehouse'] }), away)).toBe(false);
+    expect(canBrowseConnection(key({ connections: ['*'] }), away)).toBe(false);
+    expect(canWriteConnection(WRITES, key({ connections: ['*'], allow_writes: true }), away)).toBe(false);
+    expect(canUseConnection(key({ connections: ['*'] }, 'team'), away)).toBe(true);
+    expect(canUseConnection(ADMIN, away)).toBe(true);
   });
 });
 
@@ -80,7 +129,7 @@ describe('canRunDraft', () => {
     expect(canRunDraft(ADMIN, q())).toBe(true);
     expect(canRunDraft(administrator('developer'), q())).toBe(true);
     expect(canRunDraft(administrator('auditor'), q())).toBe(false);
-    expect(canRunDraft(administrator(null, { team: 'admin' }), q({ workspace: 'team' }))).toBe(true);
+    expect(canRunDraft(administrator(null, { team: 'admin' }), q({ workspace: 'team', connectionWorkspace: 'team' }))).toBe(true);
     expect(canRunDraft(key({ queries: ['*'], connections: ['*'] }), q())).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import { type KeyGrants, emptyGrants } from '../../../shared/access/grants.ts';
 /** A key's max_rows and query_timeout lower the server's limits, never raise them. */
 
 const env = (over: Partial<Env> = {}) => ({ SLUICE_MAX_PAGE_SIZE: 1000, SLUICE_QUERY_TIMEOUT: 30, SLUICE_STREAM_MAX_ROWS: undefined, ...over }) as Env;
-const key = (grants: Partial<KeyGrants>) => ({ key: { id: 1, name: 'k', grants: { ...emptyGrants(), ...grants } } });
+const key = (grants: Partial<KeyGrants>) => ({ key: { id: 1, name: 'k', workspace: 'default', grants: { ...emptyGrants(), ...grants } } });
 
 describe('rowLimits', () => {
   it('keeps the server limits for callers without a key, or keys without limits', () => {

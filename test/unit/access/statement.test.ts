@@ -69,7 +69,7 @@ describe('checkStatement', () => {
 
 describe('statementAccess', () => {
   it("takes a key's write keywords and tables; others have none", () => {
-    const key = { id: 1, name: 'k', grants: { ...emptyGrants(), allowed_write_ops: ['insert'], allowed_tables: ['films'] } };
+    const key = { id: 1, name: 'k', workspace: 'default', grants: { ...emptyGrants(), allowed_write_ops: ['insert'], allowed_tables: ['films'] } };
     expect(statementAccess({ key }, true)).toEqual({ mayWrite: true, allowedWriteOps: ['insert'], allowedTables: ['films'] });
     expect(statementAccess({}, false)).toEqual({ mayWrite: false, allowedWriteOps: null, allowedTables: null });
   });

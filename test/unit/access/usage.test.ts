@@ -23,7 +23,7 @@ const logger = pino({ level: 'silent' });
 let seq = 0;
 const keyCaller = (grants: Partial<KeyGrants>) => {
   const name = `usage-${process.pid}-${++seq}`;
-  return { name, key: { id: 1000 + seq, name, grants: { ...emptyGrants(), ...grants } } };
+  return { name, key: { id: 1000 + seq, name, workspace: 'default', grants: { ...emptyGrants(), ...grants } } };
 };
 
 /** Settles every admission, returning how many were let through and the errors of the rest. */
