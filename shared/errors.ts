@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   admin_exists: 409,
   name_taken: 409,
   last_owner: 409,
+  administrator_required: 409,
   workspace_exists: 409,
   workspace_not_empty: 409,
   workspace_protected: 409,

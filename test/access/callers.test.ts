@@ -44,19 +44,31 @@ afterAll(async () => {
 const catalog = (origin: Origin, headers: Record<string, string> = {}) => origin.call('GET', '/catalog', undefined, headers);
 
 describe('an open server', () => {
-  it('serves everyone as the administrator `-` until the first scoped key, then only credentials', async () => {
+  it('serves everyone as the administrator `-` until the first administrator, never strands itself with a first scoped key', async () => {
     const me = await open.call('GET', '/api/v1/me');
     expectStatus(me, 200);
     expect(me.body).toMatchObject({ name: '-', via: 'open', role: 'owner', server_wide: true, data_access: 'all', workspace: 'default' });
     // A key nobody configured is ignored while the server is open.
     expectStatus(await catalog(open, apiKey('slc_whatever')), 200);
 
-    const created = await open.call('POST', '/api/v1/api-keys', { name: unique('first'), connections: ['*'], allowed_ips: ['127.0.0.1'] });
+    // A first scoped key would lock every administrator out: refused, saying what to do instead.
+    const first = { name: unique('first'), connections: ['*'], allowed_ips: ['127.0.0.1'] };
+    const stranded = await open.call('POST', '/api/v1/api-keys', first);
+    expectError(stranded, 409, 'administrator_required');
+    expect(stranded.body.error).toContain('POST /api/v1/administrators');
+    expect(stranded.body.error).toContain('SLUICE_API_KEY');
+    expectStatus(await catalog(open), 200);
+
+    const owner = await open.call('POST', '/api/v1/administrators', { name: unique('owner'), role: 'owner' });
+    expectStatus(owner, 201);
+    const token: string = owner.body.token.secret;
+    expectUnauthorized(await catalog(open));
+    const created = await open.call('POST', '/api/v1/api-keys', first, bearer(token));
     expectStatus(created, 201);
     const secret: string = created.body.secret;
 
-    expectUnauthorized(await catalog(open));
     expectUnauthorized(await open.call('GET', '/api/v1/me'));
+    expectStatus(await open.call('GET', '/api/v1/me', undefined, bearer(token)), 200);
     expectStatus(await catalog(open, apiKey(secret)), 200);
     for (const path of ['/health', '/openapi.json', '/docs']) expectStatus(await open.call('GET', path), 200);
     // Without SLUICE_TRUST_PROXY a forwarded address is not the client's: the socket peer (127.0.0.1) is.

@@ -68,6 +68,21 @@ async function initialGrants(
 }
 
 /**
+ * A first scoped key on an open server turns authentication on, and a scoped
+ * key may never manage the server: nobody could manage it again short of a
+ * restart with `SLUICE_API_KEY`. 409 until there is a way back in.
+ */
+function assertNotOpen(actor: Caller): void {
+  if (actor.via !== 'open') return;
+  throw new SluiceError(
+    'administrator_required',
+    'The server is open (no SLUICE_API_KEY, no administrator): a first API key would turn authentication on and leave nobody ' +
+      'able to manage it. Create an owner administrator first (POST /api/v1/administrators returns their token), ' +
+      'or set SLUICE_API_KEY and restart.',
+  );
+}
+
+/**
  * Creates a scoped API key: the `create_key` change (a full snapshot, never
  * the secret or its hash). The secret is generated here, returned once, and
  * stored only as its SHA-256. `workspace` is where the key lives; given by a
@@ -82,6 +97,7 @@ export async function createKey(
 ): Promise<KeyWithSecret> {
   const { name } = input;
   assertAccessName('API key', name);
+  assertNotOpen(actor);
   const secret = generateSecret();
   const secretHash = await hashSecret(secret);
 
