@@ -3,8 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { isFullRun } from './harness/full-run.ts';
 import { startOrigin } from './harness/origin.ts';
-import { scanRun } from './harness/secret-scan.ts';
+import { scanRun, shortfalls } from './harness/secret-scan.ts';
 
 /**
  * Builds the template data dir once per run: a migrated PGlite store with the
@@ -13,11 +15,13 @@ import { scanRun } from './harness/secret-scan.ts';
  * rebuild one under each other's feet.
  *
  * Builds the origin's bundle first (scripts/build.mjs). Also opens the run's record (harness/run-record.ts) and, at the end, scans
- * it: a password or key secret in any log line or response fails the run.
+ * it: a password or key secret in any log line or response fails the run, and
+ * so does a full run (harness/full-run.ts) that recorded too little to prove
+ * anything (FULL_RUN_MINIMUMS).
  */
 const shared = globalThis as { sluiceRunRecord?: Promise<string> };
 
-export default async function setup() {
+export default async function setup(project: TestProject) {
   // Each vitest project runs this setup in the one main process: the first
   // opens the run's record and scans it at the end; the others share it.
   const owner = shared.sluiceRunRecord === undefined;
@@ -38,16 +42,21 @@ export default async function setup() {
     const exitCode = process.exitCode;
     process.exitCode = 1;
     const scan = await scanRun(runDir);
-    if (scan.findings.length === 0) {
+    const full = await isFullRun(project.vitest);
+    const counts = `${scan.logLines} log lines, ${scan.responses} responses (${scan.edgeResponses} through an edge), ${scan.secrets} secrets`;
+    const short = full ? shortfalls(scan) : [];
+    if (scan.findings.length === 0 && short.length === 0) {
       process.exitCode = exitCode;
-      console.log(`secret scan: ${scan.logLines} log lines, ${scan.responses} responses, ${scan.secrets} secrets, 0 found`);
+      console.log(`secret scan (${full ? 'full run' : 'some files'}): ${counts}, 0 found`);
       await rm(runDir, { recursive: true, force: true });
       return;
     }
     // Kinds and places only: the record itself stays in `runDir` for a look.
     for (const finding of scan.findings) console.error(`secret scan: ${finding.kind} at ${finding.file}:${finding.line}`);
-    throw new Error(
-      `secret scan: ${scan.findings.length} found in ${scan.logLines} log lines and ${scan.responses} responses (${scan.secrets} secrets); record kept in ${runDir}`,
-    );
+    const problems = [
+      ...(scan.findings.length > 0 ? [`${scan.findings.length} found in ${counts}`] : []),
+      ...(short.length > 0 ? [`a full run recorded too little to prove anything, the recording is broken (${short.join('; ')})`] : []),
+    ];
+    throw new Error(`secret scan: ${problems.join('; and ')}; record kept in ${runDir}`);
   };
 }

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
 
@@ -24,6 +25,8 @@ export interface LocalEdgeOptions {
   host?: string;
   /** 0 (default): a free port. */
   port?: number;
+  /** Takes workerd's own output (stdout, stderr) instead of Miniflare's pass-through to this process's: the tests record it. */
+  output?: (stdout: Readable, stderr: Readable) => void;
 }
 
 export interface LocalEdge {
@@ -83,6 +86,7 @@ export async function startLocalEdge(options: LocalEdgeOptions): Promise<LocalEd
     cf: false,
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
+    ...(options.output ? { handleRuntimeStdio: options.output } : {}),
   });
   const url = (await miniflare.ready).href.replace(/\/$/, '');
   return { url, miniflare, stop: () => miniflare.dispose() };

@@ -11,9 +11,10 @@ import { API, type Reply, at, definition, expectError, unique } from './queries-
 
 /**
  * `GET /api/v1/collections` and `PATCH /api/v1/collections/{name}` over HTTP:
- * a collection exists exactly while a query is in it, moves show in the
- * listing, renames re-file queries (new ETag, no new version) with one audit
- * entry each. Grants do not exist yet: see collections-grants.test.ts.
+ * a collection exists while a query is in it, moves show in the listing,
+ * renames re-file queries (new ETag, no new version) with one audit entry
+ * each. Collections that grants name, and renames that rewrite grants:
+ * collections-grants.test.ts.
  */
 
 const KEY = 'collections-admin-key-0123456789';

@@ -76,7 +76,8 @@ describe('persistence, runs and audit', () => {
     origin = undefined;
   });
 
-  it('counts stored runs per version and the newest of any version, since the query was created', async () => {
+  /** Runs of A (and of others) written straight to the stored history, while no origin runs. */
+  async function seedRuns() {
     const store = await openStore({ dataDir });
     try {
       const [row] = await store.db.select().from(queries).where(eq(queries.name, A));
@@ -103,9 +104,10 @@ describe('persistence, runs and audit', () => {
     } finally {
       await store.close();
     }
-  });
+  }
 
-  it('keeps everything across a restart, ETag included', async () => {
+  it('keeps everything across a restart, ETag included; counts stored runs per version and the newest of any, since the query was created', async () => {
+    await seedRuns();
     origin = await start();
     const read = await expectStatus(call('GET', at(A)), 200);
     expect(read.headers.get('etag')).toBe(etagA);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import launch from '../../scripts/origin-launch.json';
 import { listeningPort, templateDir } from '../harness/origin.ts';
+import { recordOrigin } from '../harness/run-record.ts';
 
 /**
  * `npm start` (scripts/start.mjs): bundles the origin and runs it as its own
@@ -27,7 +28,10 @@ describe('npm start', () => {
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, TZ: 'Europe/Paris', SLUICE_PORT: '0', SLUICE_DATA_DIR: dataDir };
     const starter = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => starter.once('exit', (code) => resolve(code)));
-    const port = await listeningPort(starter, () => {});
+    // Its output goes to the run's record like a harness origin's, for the whole-run secret scan.
+    const record = recordOrigin(env);
+    starter.once('close', () => record.close());
+    const port = await listeningPort(starter, (line) => record.line(line));
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
 
     const [origin] = (await readFile(`/proc/${starter.pid}/task/${starter.pid}/children`, 'utf8')).trim().split(' ').map(Number);

@@ -24,13 +24,16 @@ const maxAge = (res: { headers: Headers }) => Number(/max-age=(\d+)/.exec(res.he
 
 describe('lifetime', () => {
   it('serves an entry until its cache_ttl has passed, then runs again', async () => {
-    const name = await createQuery(origin, { sql: 'SELECT now() AS at', cache_ttl: 1 }, 'short');
+    // 3 s: the hit right after the fill comes within it even on a loaded machine.
+    const name = await createQuery(origin, { sql: 'SELECT now() AS at', cache_ttl: 3 }, 'short');
     const miss = await getQ(origin, name);
-    expectFresh(miss, 1);
+    const filled = Date.now();
+    expectFresh(miss, 3);
     expectHit(await getQ(origin, name), miss);
-    await sleep(1_100);
+    // The entry was stored before its answer arrived: 3 s after that answer, it has expired.
+    await sleep(filled + 3_100 - Date.now());
     const again = await getQ(origin, name);
-    expectFresh(again, 1);
+    expectFresh(again, 3);
     expect(again.text).not.toBe(miss.text);
   });
 });
@@ -56,7 +59,8 @@ describe('retuning cache_ttl with PATCH', () => {
     const hit = await getQ(origin, name);
     expectHit(hit, miss);
     expect(maxAge(hit)).toBeLessThanOrEqual(30);
-    expect(maxAge(hit)).toBeGreaterThanOrEqual(28);
+    // What 30 leaves after the entry's age (a few seconds at most on a loaded machine): capped, not the old 300.
+    expect(maxAge(hit)).toBeGreaterThanOrEqual(20);
   });
 
   it('a raised cache_ttl applies to the next fill; cache_ttl 0 or null stops caching at once', async () => {

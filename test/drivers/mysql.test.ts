@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MysqlDriver } from '../../origin/drivers/mysql.ts';
 import { Decimal, Instant, JsonValue, LocalTimestamp, SqlDate, SqlTime } from '../../origin/values.ts';
+import { recordSecret } from '../harness/run-record.ts';
 import { MY, env, eventually, failure, mysqlCli, readAll, request, uniqueName } from './helpers.ts';
 
 const table = uniqueName('drv_types');
@@ -127,7 +128,8 @@ describe('mysql statements', () => {
     const started = Date.now();
     const error = await failure(d.run(request(`select /* ${marker} */ sleep(30)`, { timeoutMs: 400 })));
     expect(error.code).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(3000);
+    // A kill that works answers within moments; one that does not waits out the 30 s statement.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(await eventually(() => running() === 0)).toBe(true);
   });
 
@@ -200,6 +202,7 @@ describe('mysql catalog', () => {
 
   test('a wrong password is refused without being echoed', async () => {
     const password = 'S3cret-wrong-pw';
+    recordSecret('driver password', password);
     const d = new MysqlDriver({ ...MY, password, options: {} }, env());
     drivers.push(d);
     const run = await failure(d.run(request('select 1')));

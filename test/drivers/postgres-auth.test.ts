@@ -1,28 +1,31 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PostgresDriver } from '../../origin/drivers/postgres.ts';
+import { postgresServerBinDir } from '../harness/components.ts';
+import { recordSecret } from '../harness/run-record.ts';
 import { env, failure, readAll, request } from './helpers.ts';
 
 /**
  * The machine's PostgreSQL trusts every local login, so a wrong password
  * would pass. This file starts a private server (initdb, scram-sha-256) to
- * see what a real authentication failure carries back.
+ * see what a real authentication failure carries back. The server programs
+ * are those of whatever PostgreSQL is installed; without them the file fails,
+ * naming what is missing.
  */
 
-const BIN = '/usr/lib/postgresql/15/bin';
 const PASSWORD = 'Pw-s3cret-9f2e';
-const available = existsSync(join(BIN, 'initdb'));
-const dir = available ? mkdtempSync(join(tmpdir(), 'sluice-pgauth-')) : '';
+let bin = '';
+let dir = '';
 let port = 0;
 
 /** initdb refuses to run as root: run the server tools as the postgres user then. */
 function asPostgres(command: string, args: string[]): void {
   const asRoot = process.getuid?.() === 0;
-  const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(BIN, command), ...args]] : [join(BIN, command), args];
+  const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
   execFileSync(file, argv, { stdio: 'ignore' });
 }
 
@@ -36,7 +39,11 @@ function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  if (!available) return;
+  bin = postgresServerBinDir();
+  dir = mkdtempSync(join(tmpdir(), 'sluice-pgauth-'));
+  // Searched for in the whole run's record too (test/harness/secret-scan.ts).
+  recordSecret('driver password', PASSWORD);
+  recordSecret('driver password', `${PASSWORD}-wrong`);
   port = await freePort();
   writeFileSync(join(dir, 'pw'), PASSWORD);
   if (process.getuid?.() === 0) {
@@ -50,7 +57,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
-  if (!available) return;
+  if (!dir) return;
   try {
     asPostgres('pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']);
   } finally {
@@ -58,7 +65,7 @@ afterAll(() => {
   }
 });
 
-describe.skipIf(!available)('postgres authentication', () => {
+describe('postgres authentication', () => {
   const settings = (password: string) => ({
     type: 'postgres' as const,
     host: '127.0.0.1',

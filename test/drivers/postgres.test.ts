@@ -150,7 +150,8 @@ describe('postgres statements', () => {
     const error = await failure(d.run(request('select pg_sleep(30)', { timeoutMs: 400 })));
     expect(error.code).toBe('timeout');
     expect(error.extras.timeout).toBe(0.4);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // A cancel that works answers within moments; one that does not waits out the 30 s statement.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(await eventually(() => activeBackends() === 0)).toBe(true);
   });
 

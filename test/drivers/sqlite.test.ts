@@ -115,7 +115,8 @@ describe('sqlite statements', () => {
     const error = await failure(d.run(request(ENDLESS, { timeoutMs: 300 })));
     expect(error.code).toBe('timeout');
     expect(error.extras.timeout).toBe(0.3);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The statement never ends: any answer this side of the margin, generous for a loaded machine, is the limit.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(await eventually(() => childPids().length < before.length)).toBe(true);
     expect(await readAll(await d.run(request('select 2')))).toEqual([[2]]);
   });

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { unique } from '../api/connections-fixtures.ts';
 import { type Edge, edgeFetch, edgeSecret, freePort, startEdge, waitForLog } from '../harness/edge.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
+import { recordingFetch } from '../harness/run-record.ts';
 
 /**
  * The edge tests' stack: the real origin, the real Worker in Miniflare in
@@ -35,6 +36,8 @@ export interface Stack {
   cutLink(cut: boolean): void;
   /** Through the edge. */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  /** A raw fetch of `path` through the edge (streams, bodies that are not JSON). */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   /** Straight to the origin. */
   direct(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
   stop(): Promise<void>;
@@ -51,14 +54,21 @@ async function asAnswer(res: Response): Promise<Answer> {
   return { status: res.status, headers: res.headers, body };
 }
 
-const send = (base: string) => async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-  asAnswer(
-    await edgeFetch(base + path, {
-      method,
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
+/** Requests to `base` (the edge, or the origin straight), each response recorded for the whole-run secret scan. */
+function sender(base: string, via: 'edge' | 'origin') {
+  const fetchFrom = recordingFetch((path, init = {}) => edgeFetch(base + path, init), via);
+  return {
+    fetch: fetchFrom,
+    call: async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      asAnswer(
+        await fetchFrom(path, {
+          method,
+          headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      ),
+  };
+}
 
 const listen = (server: Server | ReturnType<typeof createServer>) =>
   new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -133,6 +143,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
   });
   await waitForLog(origin.logs, 'edge directory in sync');
+  const viaEdge = sender(edge.url, 'edge');
   return {
     origin,
     edge,
@@ -140,8 +151,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     reached,
     reachedHeaders,
     cutLink: (cut) => pushLink.set(cut),
-    call: send(edge.url),
-    direct: send(origin.url),
+    call: viaEdge.call,
+    fetch: viaEdge.fetch,
+    direct: sender(origin.url, 'origin').call,
     async stop() {
       await origin.stop();
       await edge.stop();

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSERTION_HEADER } from '../../shared/edge/protocol.ts';
+import { recordResponse } from '../harness/run-record.ts';
 import { ADMIN, ADMIN_KEY, type Stack, createQuery, startStack } from './fixture.ts';
 
 /** What the edge sends on to the origin, and how. */
@@ -11,13 +12,16 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-/** A raw request (fetch refuses to send Connection and its kin). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+/** A raw request through the edge (fetch refuses to send Connection and its kin), recorded for the secret scan. */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers }, (res) => {
+    const req = request(stack.edge.url + path, { headers }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => {
+        recordResponse({ via: 'edge', method: 'GET', path, status: res.statusCode ?? 0, body });
+        resolve({ status: res.statusCode ?? 0, body });
+      });
     });
     req.on('error', reject).end();
   });
@@ -25,7 +29,7 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
 
 describe('forwarding to the origin', () => {
   it('sends the signed assertion instead of the key, never a client’s own assertion, and no hop-by-hop headers', async () => {
-    const res = await rawGet(`${stack.edge.url}/api/v1/me`, {
+    const res = await rawGet('/api/v1/me', {
       'X-API-Key': ADMIN_KEY,
       [ASSERTION_HEADER]: 'a.client-made-assertion',
       Connection: 'keep-alive, X-Hop-Only',
@@ -45,7 +49,7 @@ describe('forwarding to the origin', () => {
   it('passes a stream through as it comes: events arrive while the response is still open', async () => {
     const query = await createQuery(stack, { sql: 'SELECT 1 AS one' });
     const controller = new AbortController();
-    const res = await fetch(`${stack.edge.url}/events`, { headers: ADMIN, signal: controller.signal });
+    const res = await stack.fetch('/events', { headers: ADMIN, signal: controller.signal });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = res.body!.getReader();

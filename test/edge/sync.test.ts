@@ -16,7 +16,7 @@ afterAll(() => stack?.stop());
 
 async function push(message: Partial<DirectoryPush>, secret = stack.secret) {
   const body = JSON.stringify({ ts: Date.now(), leaseMs: 60_000, ...message });
-  const res = await fetch(stack.edge.url + DIRECTORY_PATH, {
+  const res = await stack.fetch(DIRECTORY_PATH, {
     method: 'POST',
     headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: await sign(secret, 'directory', body) },
     body,
@@ -28,7 +28,7 @@ describe('pushes to the edge', () => {
   it('are refused unless signed with the edge secret and fresh', async () => {
     expect((await push({ seq: Number.MAX_SAFE_INTEGER, changes: {} }, 'a-secret-that-is-not-the-edge-secret-0000')).status).toBe(401);
     expect((await push({ seq: Number.MAX_SAFE_INTEGER, changes: {}, ts: Date.now() - 10 * 60_000 })).status).toBe(401);
-    const res = await fetch(stack.edge.url + DIRECTORY_PATH, { method: 'POST', body: '{}' });
+    const res = await stack.fetch(DIRECTORY_PATH, { method: 'POST', body: '{}' });
     expect(res.status).toBe(401);
   });
 

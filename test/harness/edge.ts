@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
 import { type LocalEdge, startLocalEdge } from '../../edge/local/miniflare.ts';
+import { recordOutput, recordSecret } from './run-record.ts';
 
 /** The edge Worker in Miniflare, as the tests run it (edge/local/miniflare.ts). */
 export type Edge = LocalEdge;
@@ -8,8 +9,14 @@ export type Edge = LocalEdge;
 /** A new random edge secret (64 hex characters). */
 export const edgeSecret = () => randomBytes(32).toString('hex');
 
-/** Starts the real Worker on workerd in front of `originUrl`, on a free port. */
-export const startEdge = (options: { originUrl: string; secret: string }): Promise<Edge> => startLocalEdge(options);
+/**
+ * Starts the real Worker on workerd in front of `originUrl`, on a free port.
+ * Its secret and workerd's own output go to the run's record (run-record.ts).
+ */
+export function startEdge(options: { originUrl: string; secret: string }): Promise<Edge> {
+  recordSecret('SLUICE_EDGE_SECRET', options.secret);
+  return startLocalEdge({ ...options, output: (stdout, stderr) => recordOutput('workerd', [stdout, stderr]) });
+}
 
 /**
  * `fetch` for requests to workerd. It closes a keep-alive connection after

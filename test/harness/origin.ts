@@ -148,6 +148,18 @@ export async function startOrigin(options: OriginOptions = {}): Promise<Origin> 
 }
 
 /**
+ * Resolves once every line `origin` printed before the call is in its
+ * `logs`: a request sent now is logged after them, on the same output, so
+ * once its access line is read they all are. For checks that a line was
+ * not logged, instead of waiting a while.
+ */
+export async function logsCaughtUp(origin: Origin): Promise<void> {
+  const res = await fetch(`${origin.originUrl}/health`);
+  await res.arrayBuffer();
+  await waitForLog(origin.logs, res.headers.get('x-request-id')!);
+}
+
+/**
  * An origin with the edge in front: the edge is started first (its origin
  * URL names a port picked for the origin), then the origin pushing its
  * directory to it; ready once the origin logs its first push.
@@ -182,7 +194,7 @@ async function startBehindEdge(options: OriginOptions, attempt = 1): Promise<Ori
       rest.headers = { 'content-type': 'application/json', ...(rest.headers as Record<string, string>) };
     }
     return edgeFetch(edge.url + path, rest);
-  });
+  }, 'edge');
   return {
     ...origin,
     url: edge.url,

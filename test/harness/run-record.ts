@@ -1,12 +1,15 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { SECRET_VARIABLE } from '../../origin/env.ts';
 import { ISSUED_SECRET, type RecordedResponse, type Secret } from './secret-scan.ts';
 
 /**
  * Records what the whole-run secret scan (secret-scan.ts, run from
- * global-setup.ts) searches: each origin's log lines, each response the
- * harness's `fetch`/`call` read, and each secret the harness knows of.
+ * global-setup.ts) searches: the output of each origin and each edge
+ * (workerd), each response the harness's `fetch`/`call` read (from an origin
+ * or through an edge), and each secret the harness and the tests know of.
  * Writes are synchronous: a test worker may exit without flushing streams.
  * Off when SLUICE_TEST_RUN_DIR is unset.
  */
@@ -30,20 +33,30 @@ function append(kind: 'secrets' | 'responses', line: string): void {
   writeSync(fd, `${line}\n`);
 }
 
-function recordSecret(kind: string, value: string): void {
+/** Records a secret the harness or a test knows of (a password given to a driver, say): the scan searches every record for it. */
+export function recordSecret(kind: string, value: string): void {
   append('secrets', JSON.stringify({ kind, value } satisfies Secret));
 }
 
-/** Records the secret variables an origin is given, and opens its log file: call the result per line, then `.close()`. */
-export function recordOrigin(env: Record<string, string | undefined>): { line(text: string): void; close(): void } {
+/** Records the values of the secret variables (origin/env.ts's SECRET_VARIABLE) a process is given. */
+export function recordSecretVariables(env: Record<string, string | undefined>): void {
   for (const [name, value] of Object.entries(env)) {
     if (value && SECRET_VARIABLE.test(name)) recordSecret(name, value);
   }
+}
+
+export interface LogRecord {
+  line(text: string): void;
+  close(): void;
+}
+
+/** Opens a log file in the run's record, named after `source` and the test file under way: call `.line()` per line, then `.close()`. */
+export function recordLog(source: string): LogRecord {
   const dir = runDir();
   if (!dir) return { line() {}, close() {} };
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const test = currentTest()?.replace(/^.*\/test\//, '').replace(/[^\w.-]+/g, '_') ?? 'setup';
-  let fd: number | undefined = openSync(join(dir, 'logs', `${process.pid}-${++logCount}-${test}.log`), 'a');
+  let fd: number | undefined = openSync(join(dir, 'logs', `${process.pid}-${++logCount}-${source}-${test}.log`), 'a');
   return {
     line(text) {
       if (fd !== undefined) writeSync(fd, `${text}\n`);
@@ -53,6 +66,25 @@ export function recordOrigin(env: Record<string, string | undefined>): { line(te
       fd = undefined;
     },
   };
+}
+
+/** Records the secret variables an origin is given, and opens its log file. */
+export function recordOrigin(env: Record<string, string | undefined>): LogRecord {
+  recordSecretVariables(env);
+  return recordLog('origin');
+}
+
+/** Records each line of a process's output (stdout and stderr) until both end. */
+export function recordOutput(source: string, streams: Readable[]): void {
+  const log = recordLog(source);
+  let open = streams.length;
+  for (const stream of streams) {
+    createInterface({ input: stream })
+      .on('line', (line) => log.line(line))
+      .on('close', () => {
+        if (--open === 0) log.close();
+      });
+  }
 }
 
 /** The responses that hand out a secret (keys, rotations, administrator tokens, a new administrator's first token), also under `/w/<workspace>`. */
@@ -65,12 +97,12 @@ const MAX_BODY = 2 * 1024 * 1024;
 type Fetch = (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>;
 
 /**
- * Wraps a harness fetch: records the credentials a request presents and the
- * passwords it saves, and the response's body as the test reads it (a
- * pass-through copy, so a test that stops reading or cancels a stream still
- * does so).
+ * Wraps a harness fetch (to an origin, or `via` an edge): records the
+ * credentials a request presents and the passwords it saves, and the
+ * response's body as the test reads it (a pass-through copy, so a test that
+ * stops reading or cancels a stream still does so).
  */
-export function recordingFetch(inner: Fetch): Fetch {
+export function recordingFetch(inner: Fetch, via: RecordedResponse['via'] = 'origin'): Fetch {
   return async (path, init = {}) => {
     if (runDir()) recordRequest(path, init);
     const res = await inner(path, init);
@@ -78,7 +110,6 @@ export function recordingFetch(inner: Fetch): Fetch {
     if (!runDir() || !res.body || !TEXT_TYPE.test(type)) return res;
     const method = (init.method ?? 'GET').toUpperCase();
     const pathname = path.split('?')[0]!;
-    const issuing = method === 'POST' && res.ok && ISSUING.test(pathname);
     const test = currentTest();
     const chunks: string[] = [];
     let size = 0;
@@ -90,16 +121,29 @@ export function recordingFetch(inner: Fetch): Fetch {
         controller.enqueue(chunk);
       },
       flush() {
-        const body = chunks.join('');
-        if (issuing) for (const match of body.matchAll(new RegExp(ISSUED_SECRET, 'g'))) recordSecret(match[0].startsWith('slc_adm_') ? 'issued administrator token' : 'issued key', match[0]);
-        const record: RecordedResponse = { test, method, path: pathname, status: res.status, issuing, body };
-        append('responses', JSON.stringify(record));
+        recordResponse({ test, via, method, path: pathname, status: res.status, body: chunks.join('') });
       },
     });
     const tapped = new Response(res.body.pipeThrough(tap), { status: res.status, statusText: res.statusText, headers: res.headers });
     Object.defineProperty(tapped, 'url', { value: res.url });
     return tapped;
   };
+}
+
+/**
+ * Records a response a test read by other means than `recordingFetch` (a raw
+ * `http.request`). A successful POST that issues a secret records the secret
+ * and is the one response not searched for it.
+ */
+export function recordResponse(response: Omit<RecordedResponse, 'issuing' | 'test'> & { test?: string }): void {
+  if (!runDir()) return;
+  const path = response.path.split('?')[0]!;
+  const issuing = response.method === 'POST' && response.status >= 200 && response.status < 300 && ISSUING.test(path);
+  if (issuing) {
+    for (const match of response.body.matchAll(new RegExp(ISSUED_SECRET, 'g'))) recordSecret(match[0].startsWith('slc_adm_') ? 'issued administrator token' : 'issued key', match[0]);
+  }
+  const record: RecordedResponse = { test: response.test ?? currentTest(), via: response.via, method: response.method, path, status: response.status, issuing, body: response.body };
+  append('responses', JSON.stringify(record));
 }
 
 function recordRequest(path: string, init: RequestInit & { json?: unknown }): void {

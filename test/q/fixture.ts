@@ -5,7 +5,8 @@ import type { Origin } from '../harness/origin.ts';
 /**
  * Shared pieces of the saved-query tests: creating queries over the
  * Management API, calling `/q/<name>` with GET or POST, and waiting for runs
- * to reach the history (it is written in batches, about every 250 ms).
+ * to reach the history (it is written in batches; a history read writes
+ * what is queued first).
  */
 
 export interface QResponse {
@@ -94,9 +95,10 @@ export async function history(origin: Origin, query: Record<string, string | num
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls the history until the run of `requestId` is listed (runs are written within about 250 ms). */
+/** Polls the history until the run of `requestId` is listed. */
 export async function waitForRun(origin: Origin, requestId: string, headers: Record<string, string> = {}): Promise<RunItem> {
-  const deadline = Date.now() + 5_000;
+  // A history read writes the queue first: the run is listed at once unless it was never queued.
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const found = (await history(origin, { limit: 1000 }, headers)).items.find((item) => item.request_id === requestId);
     if (found) return found;
@@ -105,10 +107,23 @@ export async function waitForRun(origin: Origin, requestId: string, headers: Rec
   }
 }
 
-/** Waits long enough for any queued run to be written, then says whether `requestId` was recorded. */
+/**
+ * Which of `requestIds` (responses already read to their end) have a run in
+ * the history. A run is queued as its response ends; a marker run started
+ * after those responses is queued after them, so once the marker is listed
+ * (a history read writes the queue first) any of theirs would be too.
+ */
+export async function recordedOf(origin: Origin, requestIds: string[], headers: Record<string, string> = {}): Promise<string[]> {
+  const marker = await origin.call('POST', '/execute_sql', { sql: "SELECT 'marker' AS marker", connection_name: 'examples' }, headers);
+  expect(marker.status, JSON.stringify(marker.body)).toBe(200);
+  await waitForRun(origin, marker.headers.get('x-request-id')!, headers);
+  const recorded = new Set((await history(origin, { limit: 1000 }, headers)).items.map((item) => item.request_id));
+  return requestIds.filter((id) => recorded.has(id));
+}
+
+/** Whether the run of `requestId` (a response already read to its end) was recorded: see `recordedOf`. */
 export async function wasRecorded(origin: Origin, requestId: string): Promise<boolean> {
-  await sleep(700);
-  return (await history(origin, { limit: 1000 })).items.some((item) => item.request_id === requestId);
+  return (await recordedOf(origin, [requestId])).length > 0;
 }
 
 export const requestIdOf = (res: QResponse) => res.headers.get('x-request-id')!;

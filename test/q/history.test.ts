@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unique } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { addVersion, createQuery, getQ, history, postQ, requestIdOf, sleep, waitForRun } from './fixture.ts';
+import { addVersion, createQuery, getQ, history, postQ, recordedOf, requestIdOf, waitForRun } from './fixture.ts';
 
 /** Run history of /q and /execute_sql runs, and GET /api/v1/history with its filters and cursor. */
 
@@ -108,9 +108,7 @@ describe('recorded runs', () => {
     const write = await origin.fetch('/execute_sql', { method: 'POST', json: { sql: 'CREATE TABLE t (x int)', connection_name: 'examples' } });
     expect(write.status).toBe(403);
     const ids = [...[unknown, badPage, badParam].map(requestIdOf), ...[noConnection, write].map((res) => res.headers.get('x-request-id')!)];
-    await sleep(700);
-    const recorded = new Set((await history(origin, { limit: 1000 })).items.map((item) => item.request_id));
-    expect(ids.filter((id) => recorded.has(id))).toEqual([]);
+    expect(await recordedOf(origin, ids)).toEqual([]);
   });
 });
 
@@ -247,7 +245,7 @@ describe('with an admin key and a stream cap', () => {
     expect((await getQ(keyed, name, { version: 2 }, auth)).body).toEqual([{ v: 'two' }]);
     const anonymous = await getQ(keyed, name, { version: 2 });
     expect(anonymous.status).toBe(401);
-    await sleep(500);
+    expect(await recordedOf(keyed, [requestIdOf(anonymous)], auth)).toEqual([]);
     const listed = await history(keyed, { query: name }, auth);
     expect(listed.items.map((i) => i.version)).toEqual([2, 1]);
     expect((await keyed.call('GET', '/api/v1/history')).status).toBe(401);

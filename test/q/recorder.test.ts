@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SluiceError } from '../../origin/errors.ts';
 import { type RunEntry, HistoryRecorder } from '../../origin/services/history/recorder.ts';
 import { resolveRunnable } from '../../origin/services/queries/resolve.ts';
 import { type Store, type StoreDb, openStore } from '../../origin/store/open.ts';
 import { queries, queryVersions, runs } from '../../origin/store/schema/index.ts';
-import { sleep } from './fixture.ts';
 import { emptyGrants } from '../../shared/access/grants.ts';
 
 /** Units on an embedded store: the history recorder's batching, trimming and shutdown, and who may run which version. */
@@ -73,7 +72,7 @@ describe('HistoryRecorder', () => {
     await store.db.delete(runs);
   });
 
-  it('queues without touching the store, announces each run, and writes within the flush interval', async () => {
+  it('queues without touching the store, announces each run, and its timer writes the queue', async () => {
     const { store: counted, state } = countingStore();
     const recorder = new HistoryRecorder(counted, { retentionDays: 0, logger, flushIntervalMs: 100 });
     const heard: RunEntry[] = [];
@@ -83,8 +82,8 @@ describe('HistoryRecorder', () => {
     expect(state.transactions).toBe(0);
     expect(heard).toEqual([run]);
     expect(recorder.pending).toBe(1);
-    await sleep(400);
-    expect(await stored('timed')).toBe(1);
+    // Written by the timer alone: nothing here flushes.
+    await vi.waitFor(async () => expect(await stored('timed')).toBe(1), { timeout: 10_000, interval: 25 });
     expect(state.transactions).toBe(1);
     await recorder.close();
   });
@@ -94,8 +93,7 @@ describe('HistoryRecorder', () => {
     const recorder = new HistoryRecorder(counted, { retentionDays: 0, logger, flushIntervalMs: 60_000, batchSize: 500 });
     for (let i = 0; i < 1200; i++) recorder.record(entry({ query: 'bulk' }));
     // The 500th run starts a flush at once (the interval is a minute); it drains the queue in batches of 500.
-    await sleep(300);
-    expect(await stored('bulk')).toBe(1200);
+    await vi.waitFor(async () => expect(await stored('bulk')).toBe(1200), { timeout: 10_000, interval: 25 });
     expect(state.transactions).toBe(3);
     await recorder.close();
   });
@@ -121,7 +119,6 @@ describe('HistoryRecorder', () => {
     await recorder.close();
     expect(await stored('closing')).toBe(1);
     recorder.record(entry({ query: 'closing' }));
-    await sleep(50);
     expect(recorder.pending).toBe(0);
     expect(await stored('closing')).toBe(1);
   });

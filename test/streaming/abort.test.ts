@@ -48,7 +48,8 @@ async function answers(driver: Dialect): Promise<void> {
     const res = await post(env.origin, { sql: `SELECT ${i} AS x`, connection_name: env.conn[driver] }, { format: 'csv' });
     expect(res.status, res.text).toBe(200);
     expect(res.text).toBe(`x\r\n${i}\r\n`);
-    expect(Date.now() - t0, 'a read after the abort').toBeLessThan(5_000);
+    // A session still busy with the aborted stream would not answer for minutes.
+    expect(Date.now() - t0, 'a read after the abort').toBeLessThan(15_000);
   }
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../api/connections-fixtures.ts';
 import { type FormatEnv, startFormatEnv } from '../formats/fixture.ts';
 import { hyparquetRead } from '../formats/readers.ts';
-import { startOrigin } from '../harness/origin.ts';
+import { logsCaughtUp, startOrigin } from '../harness/origin.ts';
 import { DRIVERS } from '../query/fixture.ts';
 import { parseCsv } from '../unit/formats/parsers.ts';
 import { STREAM_FORMATS, type StreamFormat, eventually, seriesSql, streamed } from './fixture.ts';
@@ -64,7 +64,8 @@ describe.each(DRIVERS)('%s', (driver) => {
     const before = capWarnings();
     const bytes = await streamed(env.origin, { sql: seriesSql(driver, CAP), connection_name: env.conn[driver] }, 'csv');
     expect(await ns('csv', bytes)).toEqual(upTo(CAP));
-    await new Promise((r) => setTimeout(r, 300));
+    // A warning is logged as the stream's run ends, before its body does.
+    await logsCaughtUp(env.origin);
     expect(capWarnings()).toBe(before);
   });
 });
