@@ -87,7 +87,7 @@ export function checkRules(rule: ParameterRule, value: unknown, untypedText = fa
       problems.push(`must be at most ${rule.max_length} characters long`);
     }
     if (rule.pattern !== undefined) {
-      const problem = patternProblem(rule.pattern, bound);
+      const problem = patternMismatch(rule.pattern, bound);
       if (problem) problems.push(problem);
     }
   }
@@ -96,7 +96,7 @@ export function checkRules(rule: ParameterRule, value: unknown, untypedText = fa
 }
 
 /** A value longer than the pattern's work bound allows (pattern.ts) is refused without matching. */
-function patternProblem(pattern: string, text: string): string | undefined {
+function patternMismatch(pattern: string, text: string): string | undefined {
   const longest = longestChecked(pattern);
   if (text.length > longest && codePointLength(text) > longest) {
     return `is too long to be checked against the pattern (at most ${longest} characters)`;

@@ -62,7 +62,7 @@ function rulesOf(store: Pick<Store, 'db'>, row: QueryVersionRow): Rules {
   if (cached) return cached;
   const parsed = parseDefinitions(row.parameters);
   if ('errors' in parsed) {
-    // Checked on save, so saved under older rules (a pattern RE2 refuses): no run until a new version is saved, and not the caller's fault.
+    // Checked on save, so this one was saved under older rules (a pattern RE2 refuses): it fails closed until a new version is saved, and it is not the caller's fault.
     const problems = Object.entries(parsed.errors).map(([name, problem]) => `${name}: ${problem}`);
     throw new SluiceError('internal_error', `The saved parameter definitions of version ${row.version} are invalid (${problems.join('; ')}); save a new version`);
   }
