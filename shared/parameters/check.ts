@@ -4,10 +4,8 @@
  * request values and for saved defaults and enum lists alike.
  */
 import { fromText } from './convert.ts';
+import { longestChecked, matchesWhole } from './pattern.ts';
 import type { ParameterRule } from './types.ts';
-
-/** The regular expression a whole value must match. Throws when the pattern does not compile. */
-export const wholePattern = (pattern: string): RegExp => new RegExp(`^(?:${pattern})$`, 'u');
 
 /** The pattern as messages show it: anchored at both ends, as it is applied. */
 export function displayPattern(pattern: string): string {
@@ -88,10 +86,20 @@ export function checkRules(rule: ParameterRule, value: unknown, untypedText = fa
     if (rule.max_length !== undefined && length > rule.max_length) {
       problems.push(`must be at most ${rule.max_length} characters long`);
     }
-    if (rule.pattern !== undefined && !wholePattern(rule.pattern).test(bound)) {
-      problems.push(`must match the pattern ${displayPattern(rule.pattern)}`);
+    if (rule.pattern !== undefined) {
+      const problem = patternMismatch(rule.pattern, bound);
+      if (problem) problems.push(problem);
     }
   }
 
   return { value: bound, problems };
+}
+
+/** A value longer than the pattern's work bound allows (pattern.ts) is refused without matching. */
+function patternMismatch(pattern: string, text: string): string | undefined {
+  const longest = longestChecked(pattern);
+  if (text.length > longest && codePointLength(text) > longest) {
+    return `is too long to be checked against the pattern (at most ${longest} characters)`;
+  }
+  return matchesWhole(pattern, text) ? undefined : `must match the pattern ${displayPattern(pattern)}`;
 }

@@ -1,12 +1,13 @@
 /**
  * A best-effort text that matches a `pattern` rule, for generated docs. It
- * walks a subset of the regular-expression syntax (characters, escapes,
- * classes, groups, alternation, quantifiers; anchors and lookarounds are
- * skipped) and picks each character by testing a few candidates against that
- * piece alone. The result is always checked against the whole pattern; when
- * nothing fits (back references, odd classes) there is no example.
+ * walks a subset of RE2's syntax (characters, escapes, classes, groups,
+ * alternation, quantifiers; anchors and flag groups are skipped) and picks
+ * each character by testing a few candidates against that piece alone, on
+ * RE2 like the check itself. The result is always checked against the whole
+ * pattern; when nothing fits (odd classes, \Q…\E) there is no example.
  */
-import { codePointLength, wholePattern } from './check.ts';
+import { codePointLength } from './check.ts';
+import { PatternRefused, compilePattern, matchesWhole } from './pattern.ts';
 
 type Node =
   | { kind: 'char'; token: string }
@@ -18,7 +19,7 @@ type Node =
 class Unsupported extends Error {}
 
 const CANDIDATES = ['a', 'x', 'A', '0', '1', '_', '-', '.', ' ', '@', '!', '#', '+', '/', ':', ',', 'é'];
-const SIMPLE_ESCAPES: Record<string, string> = { t: '\t', n: '\n', r: '\r', v: '\v', f: '\f', '0': '\0' };
+const SIMPLE_ESCAPES: Record<string, string> = { t: '\t', n: '\n', r: '\r', v: '\v', f: '\f', a: '\x07', '0': '\0' };
 const LONGEST_EXAMPLE = 10_000;
 const MAX_ATTEMPTS = 32;
 
@@ -50,40 +51,52 @@ class Parser {
       return { kind: 'empty' };
     }
     if (ch === '(') return this.group();
-    if (ch === '[') return { kind: 'char', token: this.until(']', this.pos + (source[this.pos + 1] === '^' ? 2 : 1)) };
+    if (ch === '[') return { kind: 'char', token: this.charClass() };
     if (ch === '\\') return this.escape();
     const codePoint = String.fromCodePoint(source.codePointAt(this.pos)!);
     this.pos += codePoint.length;
     return { kind: 'char', token: codePoint };
   }
 
-  /** Text from the current position through `close`, skipping escaped characters. */
-  private until(close: string, from: number): string {
-    let i = from;
-    while (i < this.source.length && this.source[i] !== close) i += this.source[i] === '\\' ? 2 : 1;
-    const token = this.source.slice(this.pos, i + 1);
+  /**
+   * A bracketed class through its closing `]`: a `]` right after the opening
+   * (and `^`) is a member, as are escaped characters and `[:name:]` classes.
+   */
+  private charClass(): string {
+    const { source } = this;
+    let i = this.pos + 1;
+    if (source[i] === '^') i++;
+    if (source[i] === ']') i++;
+    while (i < source.length && source[i] !== ']') {
+      if (source[i] === '\\') i += 2;
+      else if (source.startsWith('[:', i) && source.indexOf(':]', i + 2) >= 0) i = source.indexOf(':]', i + 2) + 2;
+      else i++;
+    }
+    const token = source.slice(this.pos, i + 1);
     this.pos = i + 1;
     return token;
   }
 
   private group(): Node {
     const rest = this.source.slice(this.pos);
-    const lookaround = /^\(\?<?[=!]/.exec(rest);
-    const opening = lookaround ?? /^\(\?(?:<[^>]+>|[a-z-]*:)/.exec(rest) ?? ['('];
-    this.pos += opening[0].length;
+    const flags = /^\(\?[imsU-]*\)/.exec(rest);
+    if (flags) {
+      this.pos += flags[0].length;
+      return { kind: 'empty' };
+    }
+    this.pos += (/^\(\?(?:P?<[^>]+>|[imsU-]*:)/.exec(rest) ?? ['('])[0].length;
     const alternatives = this.alternatives();
     this.pos++; // the closing parenthesis
-    return lookaround ? { kind: 'empty' } : { kind: 'group', alternatives };
+    return { kind: 'group', alternatives };
   }
 
   private escape(): Node {
     const rest = this.source.slice(this.pos);
-    if (/^\\[1-9]|^\\k</.test(rest)) throw new Unsupported('back reference');
-    if (/^\\[bB]/.test(rest)) {
+    if (/^\\[bBAz]/.test(rest)) {
       this.pos += 2;
       return { kind: 'empty' };
     }
-    const token = /^\\(?:u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|c[A-Za-z]|[pP]\{[^}]*\})/.exec(rest)?.[0];
+    const token = /^\\(?:x\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|[pP]\{[^}]*\}|[pP][A-Za-z])/.exec(rest)?.[0];
     const text = token ?? String.fromCodePoint(rest.codePointAt(0)!) + String.fromCodePoint(rest.codePointAt(1)!);
     this.pos += text.length;
     return { kind: 'char', token: text };
@@ -105,20 +118,18 @@ function literalOf(token: string): string | undefined {
   if (!token.startsWith('\\')) return token.length > 1 && token.startsWith('[') ? undefined : token;
   const body = token.slice(1);
   if (SIMPLE_ESCAPES[body] !== undefined) return SIMPLE_ESCAPES[body];
-  const hex = /^(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))$/.exec(body);
-  if (hex) return String.fromCodePoint(parseInt(hex[1] ?? hex[2] ?? hex[3], 16));
-  if (/^c[A-Za-z]$/.test(body)) return String.fromCharCode(body.charCodeAt(1) % 32);
+  const hex = /^x(?:\{([0-9a-fA-F]{1,6})\}|([0-9a-fA-F]{2}))$/.exec(body);
+  if (hex) return String.fromCodePoint(parseInt(hex[1] ?? hex[2], 16));
   return /^[^A-Za-z0-9]$/u.test(body) ? body : undefined;
 }
 
 function pickChar(token: string, cache: Map<string, string>): string {
   const cached = cache.get(token);
   if (cached !== undefined) return cached;
-  const matcher = wholePattern(token);
   const literal = literalOf(token);
   // The token's own characters come last: they cover classes like [\]\\] that no usual candidate matches.
   const candidates = [...(literal === undefined ? [] : [literal]), ...CANDIDATES, ...token];
-  const found = candidates.find((c) => matcher.test(c));
+  const found = candidates.find((c) => matchesWhole(token, c));
   if (found === undefined) throw new Unsupported(`no candidate for ${token}`);
   cache.set(token, found);
   return found;
@@ -163,8 +174,8 @@ export function patternExample(pattern: string, minLength?: number, maxLength?: 
   try {
     return search(pattern, minLength, maxLength);
   } catch (error) {
-    // SyntaxError: a hand-made rule whose pattern does not compile here.
-    if (error instanceof Unsupported || error instanceof SyntaxError) return null;
+    // PatternRefused: a piece the walker cut that RE2 does not read alone, or a stored pattern RE2 refuses.
+    if (error instanceof Unsupported || error instanceof PatternRefused) return null;
     throw error;
   }
 }
@@ -175,7 +186,7 @@ export function patternExample(pattern: string, minLength?: number, maxLength?: 
  * growth seen so far; past max_length it backs off halfway.
  */
 function search(pattern: string, minLength = 0, maxLength = Infinity): string | null {
-  const matcher = wholePattern(pattern);
+  compilePattern(pattern);
   const root: Node = { kind: 'group', alternatives: new Parser(pattern).alternatives() };
   const cache = new Map<string, string>();
   let extra = 0;
@@ -185,7 +196,7 @@ function search(pattern: string, minLength = 0, maxLength = Infinity): string | 
     const text = generateNode(root, extra, cache);
     const length = codePointLength(text);
     if (length > maxLength) tooLong = extra;
-    else if (length >= minLength && matcher.test(text)) return text;
+    else if (length >= minLength && matchesWhole(pattern, text)) return text;
     let next = extra + 1;
     if (length < minLength) {
       const growth = short ? (length - short.length) / (extra - short.extra) : 0;

@@ -1,10 +1,10 @@
 /**
  * Reading a rule object field by field: each key is checked on its own
- * (unknown keys, wrong value types, a pattern that does not compile). How the
+ * (unknown keys, wrong value types, a pattern RE2 does not accept). How the
  * fields fit together is consistency.ts's business.
  */
 import { isSingleValue } from './convert.ts';
-import { wholePattern } from './check.ts';
+import { patternProblem } from './pattern.ts';
 import {
   API_TYPE_NAMES,
   MAX_PATTERN_LENGTH,
@@ -71,11 +71,8 @@ const READERS: Record<(typeof RULE_KEYS)[number], Reader> = {
   pattern: (value, fields) => {
     if (typeof value !== 'string') return 'pattern must be a string';
     if (value.length > MAX_PATTERN_LENGTH) return `pattern must be at most ${MAX_PATTERN_LENGTH} characters`;
-    try {
-      wholePattern(value);
-    } catch (error) {
-      return `pattern is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`;
-    }
+    const problem = patternProblem(value);
+    if (problem) return problem;
     fields.pattern = value;
   },
   description: (value, fields) => {

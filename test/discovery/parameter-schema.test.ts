@@ -48,6 +48,13 @@ describe('ruleSchema', () => {
     expect(ruleSchema(rule({ type: 'str', pattern: 'a|b' })).pattern).toBe('^(?:a|b)$');
     expect(ruleSchema(rule({ type: 'str', pattern: '^x\\d$' })).pattern).toBe('^x\\d$');
   });
+
+  it("leaves out a pattern in RE2's own syntax, which a JSON Schema (ECMA-262) validator cannot compile", () => {
+    for (const pattern of ['(?i)abc', '[[:alpha:]]+', '\\x{20AC}', '\\pL+', '(?P<n>a)']) {
+      expect(ruleSchema(rule({ type: 'str', pattern, min_length: 1 }))).toEqual({ type: 'string', minLength: 1 });
+    }
+    expect(ruleSchema(rule({ type: 'str', pattern: '\\p{L}+' })).pattern).toBe('^\\p{L}+$');
+  });
 });
 
 describe('queryParameters (GET) and paramsSchema (POST)', () => {

@@ -62,6 +62,25 @@ describe('a query with cache_ttl', () => {
     expect(bad.body.errors).toHaveProperty('n');
   });
 
+  it('checks pattern rules on RE2 as the origin does: its own syntax served from the cache, a value that would backtrack for ever answered', async () => {
+    const name = await createQuery(stack, {
+      sql: 'SELECT :code AS code, :v AS v',
+      parameters: { code: { type: 'string', pattern: '(?i)[[:alpha:]]{2}\\x{2D}\\d+' }, v: { type: 'string', pattern: '(a+)+$', default: 'a' } },
+      cache_ttl: 300,
+    });
+    const key = await createKey(stack, { queries: [name] });
+    expect((await q(stack, name, key.secret, '?code=Ab-12')).body).toEqual([{ code: 'Ab-12', v: 'a' }]);
+    // A JavaScript RegExp cannot read (?i) or [[:alpha:]]: only an edge reading the rules on RE2 answers this itself.
+    let hit;
+    expect(await originRequests(stack, async () => (hit = await q(stack, name, key.secret, '?code=Ab-12')))).toBe(0);
+    expect(hit!.headers.get('x-cache')).toBe('HIT');
+    // The edge checks the value, finds it refused and forwards; under backtracking it would never get that far.
+    // (4,000 characters: workerd answers 431 to a much longer URL.)
+    const refused = await q(stack, name, key.secret, `?code=Ab-12&v=${'a'.repeat(4_000)}b`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual({ v: 'must match the pattern ^(a+)+$$' });
+  });
+
   it('takes a new published version and a new cache_ttl into account at once', async () => {
     const name = await createQuery(stack, { sql: "SELECT 'v1' AS v", cache_ttl: 300 });
     const key = await createKey(stack, { queries: [name] });

@@ -41,10 +41,27 @@ export function ruleSchema(rule: ParameterRule): JsonSchema {
   if (rule.max !== undefined) schema.maximum = rule.max;
   if (rule.min_length !== undefined) schema.minLength = rule.min_length;
   if (rule.max_length !== undefined) schema.maxLength = rule.max_length;
-  if (rule.pattern !== undefined) schema.pattern = displayPattern(rule.pattern);
+  const pattern = rule.pattern === undefined ? undefined : schemaPattern(rule.pattern);
+  if (pattern !== undefined) schema.pattern = pattern;
   if (rule.default !== undefined) schema.default = rule.default;
   if (rule.description !== undefined) schema.description = rule.description;
   return schema;
+}
+
+/**
+ * JSON Schema reads `pattern` as an ECMA-262 regular expression. Patterns are
+ * RE2's syntax; one using RE2's own forms ((?i), [[:alpha:]], \x{…}, \pL) is
+ * left out rather than shown as an expression validators cannot compile.
+ * Compiled here, never run.
+ */
+function schemaPattern(pattern: string): string | undefined {
+  const shown = displayPattern(pattern);
+  try {
+    new RegExp(shown, 'u');
+    return shown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Rules a request can give a value for: `from_claim` ones come from the caller's sign-in token, never the request. */

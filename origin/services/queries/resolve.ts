@@ -64,8 +64,9 @@ function rulesOf(store: Pick<Store, 'db'>, row: QueryVersionRow): Rules {
   if (cached) return cached;
   const parsed = parseDefinitions(row.parameters);
   if ('errors' in parsed) {
-    // Definitions are checked on save; a stored one that fails is not the caller's fault.
-    throw new SluiceError('internal_error', `The saved parameter definitions of version ${row.version} are invalid`);
+    // Checked on save, so this one was saved under older rules (a pattern RE2 refuses): it fails closed until a new version is saved, and it is not the caller's fault.
+    const problems = Object.entries(parsed.errors).map(([name, problem]) => `${name}: ${problem}`);
+    throw new SluiceError('internal_error', `The saved parameter definitions of version ${row.version} are invalid (${problems.join('; ')}); save a new version`);
   }
   if (cache.size >= RULE_CACHE_SIZE) cache.clear();
   cache.set(row.id, parsed.rules);

@@ -72,7 +72,8 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
   // Verified only for queries that need it: 401 without a valid token.
   const claims = Object.values(rules).some((rule) => rule.from_claim !== undefined) ? await deps.signIn.claims(request.signInToken) : null;
   const params = parameterValues(version.sql, dialect, rules, request, claims);
-  const sql = substituteLegacy(version.sql, legacyValues(version.sql, params));
+  const enumNames = new Set(Object.keys(rules).filter((name) => rules[name].enum !== undefined));
+  const sql = substituteLegacy(version.sql, dialect, legacyValues(version.sql, params), enumNames);
   const access = statementAccess(request.caller, canWrite(deps.env, request.caller, runTarget));
   const { isRead } = checkStatement(deps.env, sql, dialect, request.options.stream, access);
   return {
