@@ -144,6 +144,31 @@ describe('grants name objects of the workspace of the key or role', () => {
   });
 });
 
+describe("a query's default connection is of the query's workspace", () => {
+  it('refuses another workspace\'s connection on create, on a new version and in validate (400, nothing saved)', async () => {
+    const name = unique('foreign_conn_q');
+    const fields = { sql: 'select v from secrets', connection_name: PG };
+    const refused = await asOwner('POST', `${IN_WS2}/queries`, { name, ...fields, publish: true });
+    expectError(refused, 400, 'invalid_request');
+    expect(refused.body.errors.connection_name).toBe(`no connection named "${PG}" in workspace "${WS2}"`);
+    expectError(await asOwner('GET', `${IN_WS2}/queries/${name}`), 404, 'query_not_found');
+
+    const versions = async () => (await asOwner('GET', `${IN_WS2}/queries/${WS2_Q}`)).body.versions.length;
+    const before = await versions();
+    expectError(await asOwner('POST', `${IN_WS2}/queries/${WS2_Q}/versions`, fields), 400, 'invalid_request');
+    expect(await versions()).toBe(before);
+
+    const validated = await asOwner('POST', `${IN_WS2}/queries/validate`, fields);
+    expectStatus(validated, 200);
+    expect(validated.body.valid).toBe(false);
+    expect(validated.body.errors.connection_name).toContain(WS2);
+
+    // The server key acting in ws2 is held to the same rule; in default, default's connection is fine.
+    expectError(await asAdmin(origin, 'POST', `${IN_WS2}/queries`, { name, ...fields }), 400, 'invalid_request');
+    expectStatus(await asAdmin(origin, 'POST', '/api/v1/queries/validate', fields), 200);
+  });
+});
+
 describe('at run time a key reaches only its own workspace', () => {
   it("gives a ws2 key holding * only ws2's queries and connections", async () => {
     const secret = await keyIn(IN_WS2, { connections: '*', queries: '*' }, asOwner);

@@ -22,8 +22,8 @@ export async function addVersion(
   { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {},
 ): Promise<QueryRead & { version: number }> {
   // An unknown query is a 404 before any definition problem.
-  await findQuery(deps.store.db, name, { workspace });
-  const definition = await checkDefinition(deps.store.db, input);
+  const query = await findQuery(deps.store.db, name, { workspace });
+  const definition = await checkDefinition(deps.store.db, input, { workspace: query.workspace });
   const published = input.publish ?? false;
   return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
     const current = await findQuery(tx, name, { workspace, forUpdate: true });

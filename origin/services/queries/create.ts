@@ -20,7 +20,7 @@ export const queryExists = (name: string) => new SluiceError('query_exists', `A 
  */
 export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFields, workspace = 'default'): Promise<QueryRead> {
   assertValidName(input.name);
-  const definition = await checkDefinition(deps.store.db, input, collectionProblems(input.collection));
+  const definition = await checkDefinition(deps.store.db, input, { problems: collectionProblems(input.collection), workspace });
   const { name } = input;
   const collection = input.collection ?? null;
   const published = input.publish ?? false;

@@ -35,10 +35,15 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * Checks a definition on save. Every problem is collected into one `errors`
  * map keyed by field (a parameter's own problems under `parameters.<name>`),
  * and the whole map is thrown as 400 `invalid_request`: the client fixes
- * everything in one round. `db` looks up the default connection; `problems`
- * are the caller's own findings (a bad collection name) listed with the rest.
+ * everything in one round. `db` looks up the default connection, which must
+ * be of the query's `workspace`; `problems` are the caller's own findings (a
+ * bad collection name) listed with the rest.
  */
-export async function checkDefinition(db: StoreDb, input: VersionFields, problems: Record<string, string> = {}): Promise<Definition> {
+export async function checkDefinition(
+  db: StoreDb,
+  input: VersionFields,
+  { problems = {}, workspace }: { problems?: Record<string, string>; workspace: string },
+): Promise<Definition> {
   if (input.query_type === 'mongo') {
     throw badRequest(MONGO_UNAVAILABLE, { errors: { ...problems, query_type: MONGO_UNAVAILABLE } });
   }
@@ -57,12 +62,16 @@ export async function checkDefinition(db: StoreDb, input: VersionFields, problem
     if (typeof input.connection_name !== 'string' || input.connection_name === '') {
       errors.connection_name = 'must be the name of an existing connection, or null';
     } else {
-      const [row] = await db.select({ db: connections.db }).from(connections).where(eq(connections.name, input.connection_name));
-      if (row) {
+      const [row] = await db
+        .select({ db: connections.db, workspace: connections.workspace })
+        .from(connections)
+        .where(eq(connections.name, input.connection_name));
+      // A query runs only on connections of its own workspace: another's is named as if it did not exist.
+      if (row && row.workspace === workspace) {
         connectionName = input.connection_name;
         dialect = row.db as Dialect;
       } else {
-        errors.connection_name = `no connection named ${JSON.stringify(input.connection_name)}`;
+        errors.connection_name = `no connection named ${JSON.stringify(input.connection_name)} in workspace ${JSON.stringify(workspace)}`;
       }
     }
   }

@@ -47,7 +47,7 @@ const DIALECTS: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
  * next to what the SQL uses and reads. Always answers; only a body that is
  * not the create shape (unknown field, wrong JSON type) is refused earlier.
  */
-export async function validateQuery(deps: AppDeps, input: ValidateFields): Promise<Validation> {
+export async function validateQuery(deps: AppDeps, input: ValidateFields, workspace: string): Promise<Validation> {
   const db = deps.store.db;
   const errors: Record<string, string> = {};
   if (input.name !== undefined) {
@@ -55,7 +55,7 @@ export async function validateQuery(deps: AppDeps, input: ValidateFields): Promi
     if (problem) errors.name = problem;
   }
   try {
-    await checkDefinition(db, input, collectionProblems(input.collection));
+    await checkDefinition(db, input, { problems: collectionProblems(input.collection), workspace });
   } catch (err) {
     if (!(err instanceof SluiceError) || !isProblemMap(err.extras.errors)) throw err;
     Object.assign(errors, err.extras.errors);

@@ -11,5 +11,5 @@ import { validateFields, validateQuery } from '../../../services/queries/validat
  * the wrong shape (unknown field, wrong JSON type) is a 400.
  */
 export function registerValidate(api: Hono<AppEnv>): void {
-  api.post('/validate', async (c) => c.json(await validateQuery(c.get('deps'), await readBody(c, validateFields))));
+  api.post('/validate', async (c) => c.json(await validateQuery(c.get('deps'), await readBody(c, validateFields), c.get('workspace'))));
 }
