@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPublicPath } from '../../shared/access/public-paths.ts';
 import { createApp } from '../../origin/app.ts';
 import type { AppDeps } from '../../origin/http/context.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
@@ -19,7 +20,6 @@ import { ADMIN_KEY, type Reply, apiKey, asAdmin, bearer, expectError, expectStat
  * No case ever reaches a route's handler, so nothing is changed.
  */
 
-const PUBLIC = new Set(['/health', '/metrics', '/openapi.json', '/docs']);
 const RATE_LIMIT = 5;
 
 /** Method and path of every route but the public ones, path parameters filled in. */
@@ -27,7 +27,7 @@ const ROUTES: Array<{ method: string; path: string }> = (() => {
   const seen = new Set<string>();
   const routes: Array<{ method: string; path: string }> = [];
   for (const route of createApp({} as AppDeps).routes) {
-    if (route.method === 'ALL' || PUBLIC.has(route.path) || route.path.startsWith('/console')) continue;
+    if (route.method === 'ALL' || isPublicPath(route.path)) continue;
     const path = route.path.replace(/:version(\{[^}]*\})?/g, '1').replace(/:\w+(\{[^}]*\})?/g, 'sec-probe');
     const key = `${route.method} ${path}`;
     if (!seen.has(key)) routes.push({ method: route.method, path });
