@@ -12,6 +12,7 @@ import type postgres from 'postgres';
 import { uniqueColumnNames } from '../formats/names.ts';
 import type { Outcome, StatementSource } from './cursor.ts';
 import { renderPgLinesSql, rendersType } from './pg-render.ts';
+import { endTransaction } from './pg-reset.ts';
 import type { PgType } from './pg-types.ts';
 import type { ColumnMeta, LineFormat, RunRequest } from './types.ts';
 
@@ -269,8 +270,7 @@ export class PgLines implements StatementSource<Uint8Array> {
       await this.drain();
     } else if (this.begun && reusable) {
       try {
-        const commit = outcome === 'done' || (outcome === 'early' && !this.readOnly);
-        await this.session.sql.unsafe(commit ? 'COMMIT' : 'ROLLBACK').simple();
+        await endTransaction(this.session.sql, { commit: !this.readOnly && outcome !== 'failed', wrote: !this.readOnly });
       } catch {
         reusable = false;
       }

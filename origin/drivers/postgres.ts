@@ -5,6 +5,7 @@ import { openCursor, type Outcome, type StatementSource } from './cursor.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { pgDatabases, pgSchema, pgTableDdl } from './pg-catalog.ts';
 import { PgLines } from './pg-lines.ts';
+import { endTransaction } from './pg-reset.ts';
 import { pgType, TYPE_CATALOG_SQL, type Convert, type PgCatalogType, type PgType } from './pg-types.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
@@ -299,10 +300,7 @@ class PgStatement implements StatementSource {
     let reusable = !this.interrupted;
     try {
       if (this.iterator && !this.exhausted) await this.iterator.return?.();
-      if (this.begun) {
-        const commit = outcome === 'done' || (outcome === 'early' && !this.readOnly);
-        await this.session.sql.unsafe(commit ? 'COMMIT' : 'ROLLBACK').simple();
-      }
+      if (this.begun) await endTransaction(this.session.sql, { commit: !this.readOnly && outcome !== 'failed', wrote: !this.readOnly });
     } catch {
       reusable = false;
     }
