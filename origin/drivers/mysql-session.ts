@@ -9,7 +9,9 @@ export interface MysqlSession {
   broken: boolean;
   /** `sql_mode` as the session was opened: the handshake's IGNORE_SPACE included, which a reset drops. */
   sqlMode: string;
-  /** `DATABASE()` (and `CURRENT_ROLE()`) as opened, as JSON: a reset keeps what USE and SET ROLE changed. */
+  /** Reads `DATABASE()`, and `CURRENT_ROLE()` where there are roles: a reset keeps what USE and SET ROLE changed. */
+  identitySql: string;
+  /** What `identitySql` read as the session was opened, as JSON. */
   identity: string;
 }
 
@@ -38,12 +40,12 @@ export async function setUpSession(conn: mysql.Connection): Promise<Omit<MysqlSe
   const [[version, sqlMode]] = await exec<string[][]>(conn, 'SELECT @@version, @@SESSION.sql_mode');
   const mariadb = /mariadb/i.test(version);
   // Roles: MariaDB, and MySQL from 8.0.
-  const roles = mariadb || parseInt(version, 10) >= 8;
-  return { mariadb, sqlMode, identity: await identityOf(conn, roles) };
+  const identitySql = mariadb || parseInt(version, 10) >= 8 ? 'SELECT DATABASE(), CURRENT_ROLE()' : 'SELECT DATABASE()';
+  return { mariadb, sqlMode, identitySql, identity: await identityOf(conn, identitySql) };
 }
 
-async function identityOf(conn: mysql.Connection, roles: boolean): Promise<string> {
-  const [row] = await exec<unknown[][]>(conn, roles ? 'SELECT DATABASE(), CURRENT_ROLE()' : 'SELECT DATABASE()');
+async function identityOf(conn: mysql.Connection, sql: string): Promise<string> {
+  const [row] = await exec<unknown[][]>(conn, sql);
   return JSON.stringify(row);
 }
 
@@ -61,7 +63,5 @@ export async function resetSession(session: MysqlSession, wrote: boolean): Promi
   await new Promise<void>((resolve, reject) => conn.reset((error: unknown) => (error ? reject(error) : resolve())));
   const limit = session.limitMs >= 0 ? `, ${limitAssignment(session.mariadb, session.limitMs)}` : '';
   await exec(conn, `SET SESSION time_zone = '+00:00', sql_mode = ?${limit}`, [session.sqlMode]);
-  if (!wrote) return true;
-  const roles = JSON.parse(session.identity).length > 1;
-  return (await identityOf(conn, roles)) === session.identity;
+  return !wrote || (await identityOf(conn, session.identitySql)) === session.identity;
 }

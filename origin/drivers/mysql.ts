@@ -60,7 +60,7 @@ export class MysqlDriver implements Driver, StatementHost {
 
   async openSession(database?: string): Promise<MysqlSession> {
     const conn = await this.connect(database);
-    const session: MysqlSession = { conn, mariadb: false, limitMs: -1, broken: false, sqlMode: '', identity: '' };
+    const session: MysqlSession = { conn, mariadb: false, limitMs: -1, broken: false, sqlMode: '', identitySql: '', identity: '' };
     conn.on('error', () => (session.broken = true));
     conn.on('end', () => (session.broken = true));
     try {
