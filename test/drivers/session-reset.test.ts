@@ -115,11 +115,15 @@ describe('postgres', () => {
     expect(await state()).toMatchObject({ pid: before.pid, current: 'postgres', session: 'postgres' });
   });
 
-  it('advisory locks are released, after a statement that ended well or failed', async () => {
+  it('advisory locks are released, after a statement that ended well, was closed early or failed', async () => {
     const locked = (key: number) => psql(`select count(*) from pg_locks where locktype = 'advisory' and objid = ${key}`);
     const before = await state();
     await read('postgres', 'select pg_advisory_lock(424201), pg_try_advisory_lock_shared(424202)');
     expect([locked(424201), locked(424202)]).toEqual(['0', '0']);
+    // One row of a page, from a first batch of thousands: the statement is closed before its end.
+    const early = await as(readers, readerKey).sql(on.readers.postgres, 'select pg_try_advisory_lock(424205) as l from generate_series(1, 5000)', '?page_size=1');
+    expect(early.body).toEqual([{ l: true }]);
+    expect(locked(424205)).toBe('0');
     // Left to right: the lock is taken, then the division fails (films holds id 1 only).
     await read('postgres', 'select pg_advisory_lock(424203)::text || (1 / (id - 1))::text from films', 500);
     expect(locked(424203)).toBe('0');
