@@ -15,7 +15,21 @@ import type postgres from 'postgres';
  * PREPARE through EXECUTE), session advisory locks, random()'s seed, and
  * dblink's connections. A write commits first, so everything DISCARD ALL
  * resets is reset as well.
+ *
+ * Whether the database has dblink is read as the session opens and after
+ * each write (which may have created it), not after every read: a lookup in
+ * pg_extension costs a read more than the rest of the reset together.
  */
+
+/** A session as the reset needs it. */
+export interface PgResetSession {
+  sql: postgres.Sql;
+  /** The schema of the database's dblink extension, quoted, or null without one. */
+  dblink: string | null;
+}
+
+/** The quoted schema of the dblink extension, or null. */
+export const DBLINK_SCHEMA = `(SELECT e.extnamespace::pg_catalog.regnamespace::pg_catalog.text FROM pg_catalog.pg_extension e WHERE e.extname = 'dblink')`;
 
 const AFTER_READ = 'DEALLOCATE ALL';
 const AFTER_WRITE =
@@ -27,9 +41,8 @@ function seed(): string {
 }
 
 /** Qualified names: no function a caller created on the search path can stand in for these. */
-function lastSelect(): string {
-  return `SELECT pg_catalog.pg_advisory_unlock_all(), pg_catalog.setseed(${seed()}),
-    (SELECT e.extnamespace::pg_catalog.regnamespace::pg_catalog.text FROM pg_catalog.pg_extension e WHERE e.extname = 'dblink') AS dblink`;
+function lastSelect(wrote: boolean): string {
+  return `SELECT pg_catalog.pg_advisory_unlock_all(), pg_catalog.setseed(${seed()})${wrote ? `, ${DBLINK_SCHEMA} AS dblink` : ''}`;
 }
 
 /** Closes every dblink connection, named or not; `schema` is the extension's, already quoted. */
@@ -47,11 +60,12 @@ END$$`;
  * resets the session. Rejects when it could not: the session must then be
  * destroyed, not pooled.
  */
-export async function endTransaction(sql: postgres.Sql, options: { commit: boolean; wrote: boolean }): Promise<void> {
+export async function endTransaction(session: PgResetSession, options: { commit: boolean; wrote: boolean }): Promise<void> {
+  const { sql } = session;
   const end = options.commit ? 'COMMIT' : 'ROLLBACK';
-  const results = (await sql.unsafe(`${end}; ${options.wrote ? AFTER_WRITE : AFTER_READ}; ${lastSelect()}`).simple()) as unknown as {
+  const results = (await sql.unsafe(`${end}; ${options.wrote ? AFTER_WRITE : AFTER_READ}; ${lastSelect(options.wrote)}`).simple()) as unknown as {
     dblink?: string | null;
   }[][];
-  const schema = results[results.length - 1]?.[0]?.dblink;
-  if (schema) await sql.unsafe(dropDblinks(schema)).simple();
+  if (options.wrote) session.dblink = results[results.length - 1]?.[0]?.dblink ?? null;
+  if (session.dblink) await sql.unsafe(dropDblinks(session.dblink)).simple();
 }
