@@ -1,14 +1,18 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { SluiceError } from '../errors.ts';
+import { FILES_CATALOG } from './duckdb-instances.ts';
 import { buildListing } from './schema-listing.ts';
 import type { SchemaListing } from './types.ts';
 
 /**
  * Catalog reads for DuckDB. Names are qualified as needed: tables of the
- * default database's `main` schema and the session's file views bare,
- * another schema as `schema.table`, another attached database as
- * `database.schema.table`.
+ * default database's `main` schema and the file views bare, another schema
+ * as `schema.table`, another attached database as `database.schema.table`.
+ * Beside a database file, the file views' catalog (duckdb-instances.ts) is
+ * the session's own, never listed as a database.
  */
+
+const OWN = `(database_name = current_database() or database_name in ('temp', '${FILES_CATALOG}'))`;
 
 const RELATIONS = `
 with rels as (
@@ -17,8 +21,8 @@ with rels as (
   select database_name, schema_name, view_name, 'view', sql from duckdb_views() where not internal
 ), named as (
   select *, case
-      when (database_name = current_database() or database_name = 'temp') and schema_name = 'main' then name
-      when database_name = current_database() or database_name = 'temp' then schema_name || '.' || name
+      when ${OWN} and schema_name = 'main' then name
+      when ${OWN} then schema_name || '.' || name
       else database_name || '.' || schema_name || '.' || name
     end as qname
   from rels
@@ -53,7 +57,7 @@ export async function duckSchema(connection: DuckDBConnection, database: string 
 }
 
 export async function duckDatabases(connection: DuckDBConnection): Promise<string[]> {
-  const found = await rows(connection, 'select database_name from duckdb_databases() where not internal order by 1');
+  const found = await rows(connection, `select database_name from duckdb_databases() where not internal and database_name <> '${FILES_CATALOG}' order by 1`);
   return found.map(([name]) => String(name));
 }
 

@@ -9,7 +9,12 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
  *
  * Each instance is locked down once, before any session sees it: external
  * access off except the configured files (or, for globs, their folders), then
- * the configuration locked so no statement can turn it back on.
+ * the configuration locked so no statement can turn it back on. The files'
+ * views are the instance's too (`createFileViews`), so that a session is only
+ * a connection: everything a statement can change in a session (settings,
+ * variables, prepared statements, temporary objects, the random seed,
+ * profiling) lives in its connection, and a new one costs less than any
+ * statement that would reset it (see duckdb.ts).
  */
 
 export interface InstanceSpec {
@@ -86,6 +91,7 @@ export async function createInstance(spec: InstanceSpec, writable: string[] = []
     if (directories.length) await setup.run(`SET allowed_directories = ${list(directories)}`);
     await setup.run('SET enable_external_access = false');
     await setup.run('SET lock_configuration = true');
+    await createFileViews(setup, spec);
   } catch (error) {
     setup.closeSync();
     instance.closeSync();
@@ -102,7 +108,8 @@ export async function leaseInstance(spec: InstanceSpec): Promise<InstanceLease> 
     return { instance, release: () => closeQuietly(instance), discard: () => closeQuietly(instance) };
   }
   const key = resolve(spec.path);
-  const signature = JSON.stringify([spec.readOnly, spec.threads, spec.memoryLimit, allowedAccess(spec.files)]);
+  const files = Object.entries(spec.files).sort(([a], [b]) => (a < b ? -1 : 1));
+  const signature = JSON.stringify([spec.readOnly, spec.threads, spec.memoryLimit, files]);
   let entry = shared.get(key);
   if (entry && entry.signature !== signature) {
     throw new Error(`The database file ${key} is already open with different settings by another connection`);
@@ -142,9 +149,41 @@ function readerFor(path: string): string {
   return 'read_csv_auto';
 }
 
-/** The configured files as temporary views of a new session. */
-export async function createFileViews(connection: DuckDBConnection, files: Record<string, string>): Promise<void> {
-  for (const [name, path] of Object.entries(files)) {
-    await connection.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdentifier(name)} AS SELECT * FROM ${readerFor(path)}(${sqlString(path)})`);
+/** Where the files' views live beside a database file (an in-memory database keeps them in its own `main`). */
+export const FILES_CATALOG = 'sluice_files';
+
+const viewsBesideFile = (spec: InstanceSpec) => spec.path !== null && Object.keys(spec.files).length > 0;
+
+/**
+ * The configured files as views, bound once per instance. Beside a database
+ * file they go to an attached in-memory catalog: the file may be READ_ONLY,
+ * and views written into it would stay in the user's database.
+ */
+async function createFileViews(connection: DuckDBConnection, spec: InstanceSpec): Promise<void> {
+  let schema = '';
+  if (viewsBesideFile(spec)) {
+    await connection.run(`ATTACH ':memory:' AS ${FILES_CATALOG} (READ_WRITE)`);
+    schema = `${FILES_CATALOG}.main.`;
   }
+  for (const [name, path] of Object.entries(spec.files)) {
+    await connection.run(`CREATE VIEW ${schema}${sqlIdentifier(name)} AS SELECT * FROM ${readerFor(path)}(${sqlString(path)})`);
+  }
+}
+
+/**
+ * A new session on an instance of `spec`. Beside a database file, its search
+ * path reaches the files' views after the file's own tables (first, so that
+ * what a statement creates goes to the file).
+ */
+export async function connectSession(instance: DuckDBInstance, spec: InstanceSpec): Promise<DuckDBConnection> {
+  const connection = await instance.connect();
+  if (viewsBesideFile(spec)) {
+    try {
+      await connection.run(`SET search_path = 'main,${FILES_CATALOG}.main'`);
+    } catch (error) {
+      connection.closeSync();
+      throw error;
+    }
+  }
+  return connection;
 }

@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { StatementSource } from './cursor.ts';
-import { createFileViews, createInstance, type InstanceSpec } from './duckdb-instances.ts';
+import { connectSession, createInstance, type InstanceSpec } from './duckdb-instances.ts';
 import { useFineScanTasks } from './duckdb-scan-tasks.ts';
 import type { LinePlan } from './duckdb-lines.ts';
 import { sqlString } from './duckdb-render.ts';
@@ -168,8 +168,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
     let instance: DuckDBInstance | null = null;
     try {
       instance = await createInstance({ ...this.spec, memoryLimit }, [fifo]);
-      const connection = await instance.connect();
-      await createFileViews(connection, this.spec.files);
+      const connection = await connectSession(instance, this.spec);
       if (this.fineTasks) await useFineScanTasks(connection);
       const options = `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '', NEW_LINE '${LINE_END[this.format]}'`;
       const attempt: Attempt = { fifo, socket, instance, connection, copy: Promise.resolve(), settled: false, failure: null, stopped: null };

@@ -20,7 +20,6 @@ abstract class DuckChunks<T> implements StatementSource<T> {
   private chunks = 0;
   private exhausted = false;
   private interrupted = false;
-  private inTransaction = false;
 
   constructor(
     private readonly connection: DuckDBConnection,
@@ -30,10 +29,7 @@ abstract class DuckChunks<T> implements StatementSource<T> {
   ) {}
 
   async start(): Promise<ColumnMeta[]> {
-    if (this.readTransaction) {
-      await this.connection.run('BEGIN TRANSACTION READ ONLY');
-      this.inTransaction = true;
-    }
+    if (this.readTransaction) await this.connection.run('BEGIN TRANSACTION READ ONLY');
     if (this.interrupted) throw new Error('cancelled before the statement started');
     const values = this.request.values as DuckDBValue[];
     this.result = await this.connection.stream(this.request.text, values.length ? values : undefined);
@@ -65,18 +61,13 @@ abstract class DuckChunks<T> implements StatementSource<T> {
     this.connection.interrupt();
   }
 
-  async finish(outcome: Outcome): Promise<void> {
-    let reusable = !this.interrupted;
+  /** A read's transaction ends with its connection, which `release` replaces (duckdb.ts): a rollback. */
+  async finish(_outcome: Outcome): Promise<void> {
     // The connection runs one thing at a time: let an outstanding fetch settle first.
     await this.next?.catch(() => {});
     this.next = null;
     this.result = null;
-    try {
-      if (this.inTransaction) await this.connection.run(outcome === 'failed' ? 'ROLLBACK' : 'COMMIT');
-    } catch {
-      reusable = false;
-    }
-    await this.release(reusable);
+    await this.release(!this.interrupted);
   }
 }
 

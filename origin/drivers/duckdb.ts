@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openCursor } from './cursor.ts';
 import { duckDatabases, duckSchema, duckTableDdl } from './duckdb-catalog.ts';
-import { createFileViews, leaseInstance, type InstanceLease, type InstanceSpec } from './duckdb-instances.ts';
+import { connectSession, leaseInstance, type InstanceLease, type InstanceSpec } from './duckdb-instances.ts';
 import { duckLinePlan } from './duckdb-lines.ts';
 import { DuckPipeLines, pipeAvailable } from './duckdb-pipe.ts';
 import { plansAsStream } from './duckdb-scan-tasks.ts';
@@ -23,9 +23,14 @@ import type {
   SchemaListing,
 } from './types.ts';
 
-/** One session is one DuckDB connection, with the configured files as temporary views. */
+/**
+ * One session is one DuckDB connection. After a caller's statement it gets a
+ * new connection (`renew`): whatever the statement changed in the old one
+ * goes with it.
+ */
 interface DuckSession {
   connection: DuckDBConnection;
+  instance: DuckDBInstance;
   /** The instance generation it was opened on: sessions of a discarded instance are never reused. */
   generation: number;
 }
@@ -103,17 +108,29 @@ export class DuckdbDriver implements Driver {
         if (this.lease === lease) this.lease = null;
       });
     }
+    const generation = this.generation;
     const { instance } = await this.lease;
-    const connection = await instance.connect();
+    const connection = await connectSession(instance, this.spec);
     this.openSessions++;
-    const session = { connection, generation: this.generation };
-    try {
-      await createFileViews(connection, this.spec.files);
-    } catch (error) {
-      this.closeSession(session);
-      throw error;
-    }
-    return session;
+    return { connection, instance, generation };
+  }
+
+  /**
+   * A caller's statement may have changed anything in its connection; many
+   * of those changes (the random seed, profiling, variables, ATTACH, USE,
+   * prepared statements) no rollback undoes, and no statement lists them.
+   * A new connection costs less than one statement.
+   */
+  private async renew(session: DuckSession, reusable: boolean): Promise<void> {
+    if (reusable && session.generation === this.generation) {
+      try {
+        session.connection.closeSync();
+        session.connection = await connectSession(session.instance, this.spec);
+      } catch {
+        reusable = false;
+      }
+    } else reusable = false;
+    await this.pool.release(session, reusable);
   }
 
   private closeSession(session: DuckSession): void {
@@ -166,9 +183,10 @@ export class DuckdbDriver implements Driver {
     } catch {
       return null;
     }
+    // Only prepared and explained here, but binding a caller's text runs its table functions' binders: renewed all the same.
     const plan = await duckLinePlan(session.connection, request, format);
     if (!plan) {
-      await this.pool.release(session, true);
+      await this.renew(session, true);
       return null;
     }
     const piped = request.values.length === 0;
@@ -176,7 +194,7 @@ export class DuckdbDriver implements Driver {
     const fineTasks = piped && this.exportSpec.threads > 1 && (await plansAsStream(session.connection, plan.text));
     if (piped && (await pipeAvailable(this.exportSpec))) {
       const source = new DuckPipeLines(this.exportSpec, plan, format, fineTasks);
-      await this.pool.release(session, true);
+      await this.renew(session, true);
       return openCursor(source, { request, fail: (error) => queryFailed(error, this.redactor) });
     }
     const rendered = { ...request, text: plan.text };
@@ -190,9 +208,10 @@ export class DuckdbDriver implements Driver {
   }
 
   private releaser(session: DuckSession) {
-    return (reusable: boolean) => this.pool.release(session, reusable);
+    return (reusable: boolean) => this.renew(session, reusable);
   }
 
+  /** Catalog reads: only the driver's own SQL runs, so the session goes back as it is. */
   private async withSession<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     let session: DuckSession;
     try {

@@ -1,6 +1,6 @@
 import type { Value } from '../values.ts';
 import type { Outcome, StatementSource } from './cursor.ts';
-import { exec, type MysqlSession } from './mysql-session.ts';
+import { exec, resetSession, type MysqlSession } from './mysql-session.ts';
 import { mysqlType, type MysqlField } from './mysql-types.ts';
 import type { ColumnMeta, RunRequest } from './types.ts';
 
@@ -28,7 +28,6 @@ export class MysqlStatement implements StatementSource {
   private paused = false;
   private discarding = false;
   private interrupted = false;
-  private inTransaction = false;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -41,10 +40,7 @@ export class MysqlStatement implements StatementSource {
   async start(): Promise<ColumnMeta[]> {
     const { conn } = this.session;
     await this.driver.setLimit(this.session, this.request.timeoutMs);
-    if (this.readOnly) {
-      await exec(conn, 'START TRANSACTION READ ONLY');
-      this.inTransaction = true;
-    }
+    if (this.readOnly) await exec(conn, 'START TRANSACTION READ ONLY');
     if (this.interrupted) throw new Error('cancelled before the statement started');
     const query = conn.query({ sql: this.request.text, values: this.request.values, rowsAsArray: true });
     query.on('fields', (fields?: MysqlField[]) => this.onFields(fields));
@@ -139,7 +135,7 @@ export class MysqlStatement implements StatementSource {
     return this.error === null;
   }
 
-  async finish(outcome: Outcome): Promise<void> {
+  async finish(_outcome: Outcome): Promise<void> {
     let reusable = !this.interrupted && !this.session.broken;
     try {
       const running = !this.ended && this.error === null && this.columns !== null;
@@ -147,7 +143,8 @@ export class MysqlStatement implements StatementSource {
         reusable = false;
         await this.driver.killQuery(this.session.conn.threadId);
       }
-      if (this.inTransaction && reusable) await exec(this.session.conn, outcome === 'done' ? 'COMMIT' : 'ROLLBACK');
+      // The reset also ends a read's transaction, with a rollback.
+      if (reusable) reusable = await resetSession(this.session, !this.readOnly);
     } catch {
       reusable = false;
     }

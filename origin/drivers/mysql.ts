@@ -2,7 +2,7 @@ import type mysql from 'mysql2';
 import { openCursor } from './cursor.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { mysqlDatabases, mysqlSchema, mysqlTableDdl } from './mysql-catalog.ts';
-import { exec, type MysqlSession } from './mysql-session.ts';
+import { exec, limitAssignment, setUpSession, type MysqlSession } from './mysql-session.ts';
 import { MysqlStatement, type StatementHost } from './mysql-statement.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
@@ -60,21 +60,11 @@ export class MysqlDriver implements Driver, StatementHost {
 
   async openSession(database?: string): Promise<MysqlSession> {
     const conn = await this.connect(database);
-    const session: MysqlSession = { conn, mariadb: false, limitMs: -1, broken: false };
+    const session: MysqlSession = { conn, mariadb: false, limitMs: -1, broken: false, sqlMode: '', identitySql: '', identity: '' };
     conn.on('error', () => (session.broken = true));
     conn.on('end', () => (session.broken = true));
     try {
-      await exec(conn, "SET time_zone = '+00:00'");
-      // The read guard and mysql2's client-side escaping both assume default
-      // quoting: "..." is a string and backslash escapes. A server-wide
-      // ANSI_QUOTES or NO_BACKSLASH_ESCAPES would let a bound value or a
-      // guarded text mean something else, so this session drops both.
-      await exec(
-        conn,
-        "SET SESSION sql_mode = REPLACE(REPLACE(@@SESSION.sql_mode, 'NO_BACKSLASH_ESCAPES', ''), 'ANSI_QUOTES', '')",
-      );
-      const [[version]] = await exec<string[][]>(conn, 'SELECT @@version');
-      session.mariadb = /mariadb/i.test(version);
+      Object.assign(session, await setUpSession(conn));
     } catch (error) {
       conn.destroy();
       throw error;
@@ -85,10 +75,7 @@ export class MysqlDriver implements Driver, StatementHost {
   /** Sets the server-side statement limit when the session's differs (a backstop to our own timer). */
   async setLimit(session: MysqlSession, timeoutMs: number): Promise<void> {
     if (session.limitMs === timeoutMs) return;
-    const sql = session.mariadb
-      ? `SET SESSION max_statement_time = ${timeoutMs / 1000}`
-      : `SET SESSION max_execution_time = ${Math.ceil(timeoutMs)}`;
-    await exec(session.conn, sql);
+    await exec(session.conn, `SET SESSION ${limitAssignment(session.mariadb, timeoutMs)}`);
     session.limitMs = timeoutMs;
   }
 

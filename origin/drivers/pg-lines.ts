@@ -12,6 +12,7 @@ import type postgres from 'postgres';
 import { uniqueColumnNames } from '../formats/names.ts';
 import type { Outcome, StatementSource } from './cursor.ts';
 import { renderPgLinesSql, rendersType } from './pg-render.ts';
+import { endTransaction, type PgResetSession } from './pg-reset.ts';
 import type { PgType } from './pg-types.ts';
 import type { ColumnMeta, LineFormat, RunRequest } from './types.ts';
 
@@ -50,10 +51,6 @@ function serverError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'severity' in error;
 }
 
-export interface PgLinesSession {
-  sql: postgres.Sql;
-}
-
 export class PgLines implements StatementSource<Uint8Array> {
   private columns: ColumnMeta[] = [];
   private rendered = '';
@@ -76,7 +73,7 @@ export class PgLines implements StatementSource<Uint8Array> {
   private lineBytes = 0;
 
   constructor(
-    private readonly session: PgLinesSession,
+    private readonly session: PgResetSession,
     private readonly request: RunRequest,
     private readonly format: LineFormat,
     private readonly readOnly: boolean,
@@ -269,8 +266,7 @@ export class PgLines implements StatementSource<Uint8Array> {
       await this.drain();
     } else if (this.begun && reusable) {
       try {
-        const commit = outcome === 'done' || (outcome === 'early' && !this.readOnly);
-        await this.session.sql.unsafe(commit ? 'COMMIT' : 'ROLLBACK').simple();
+        await endTransaction(this.session, { commit: !this.readOnly && outcome !== 'failed', wrote: !this.readOnly });
       } catch {
         reusable = false;
       }

@@ -5,6 +5,7 @@ import { openCursor, type Outcome, type StatementSource } from './cursor.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { pgDatabases, pgSchema, pgTableDdl } from './pg-catalog.ts';
 import { PgLines } from './pg-lines.ts';
+import { DBLINK_SCHEMA, endTransaction, type PgResetSession } from './pg-reset.ts';
 import { pgType, TYPE_CATALOG_SQL, type Convert, type PgCatalogType, type PgType } from './pg-types.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
@@ -21,9 +22,7 @@ import type {
 } from './types.ts';
 
 /** One session is one postgres.js instance holding a single connection. */
-export interface PgSession {
-  sql: postgres.Sql;
-}
+export type PgSession = PgResetSession;
 
 type ValuesQuery = postgres.PendingValuesQuery<postgres.Row[]> & {
   statement?: { columns?: { type: number; name: string }[] | null };
@@ -95,9 +94,10 @@ export class PostgresDriver implements Driver {
     });
     // Every value arrives as the server's text; pg-types.ts converts it exactly.
     for (const oid of Object.keys(sql.options.parsers)) delete sql.options.parsers[Number(oid)];
-    const session = { sql };
+    const session: PgSession = { sql, dblink: null };
     try {
-      await sql.unsafe('select 1');
+      const [[dblink]] = (await sql.unsafe(`select ${DBLINK_SCHEMA}`).values()) as unknown as [[string | null]];
+      session.dblink = dblink;
     } catch (error) {
       await closeSession(session);
       throw error;
@@ -299,10 +299,7 @@ class PgStatement implements StatementSource {
     let reusable = !this.interrupted;
     try {
       if (this.iterator && !this.exhausted) await this.iterator.return?.();
-      if (this.begun) {
-        const commit = outcome === 'done' || (outcome === 'early' && !this.readOnly);
-        await this.session.sql.unsafe(commit ? 'COMMIT' : 'ROLLBACK').simple();
-      }
+      if (this.begun) await endTransaction(this.session, { commit: !this.readOnly && outcome !== 'failed', wrote: !this.readOnly });
     } catch {
       reusable = false;
     }

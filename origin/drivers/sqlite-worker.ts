@@ -8,6 +8,13 @@
  * recursive CTE) never returns to JavaScript, so the thread spins on (measured:
  * still running 4 s after terminate). A process can be killed outright.
  *
+ * A read runs on a read-only handle, where a statement the guard lets
+ * through changes nothing that outlives it (pragma table functions only
+ * read; load_extension() is off). A write's handle may have been changed in
+ * any way (PRAGMA, ATTACH, temporary tables), so it is closed as the write
+ * ends and the next write opens it afresh. A `:memory:` database is that
+ * handle's own: it starts empty again after every write.
+ *
  * Protocol (one request at a time, each answered by one reply):
  *   run {text, values, write}  -> columns {columns}          (a reader: iterate)
  *                              -> columns {columns: [], done} (a writer: ran)
@@ -53,10 +60,25 @@ function sqliteWorkerMain(): void {
   let readHandle: Handle | null = null;
   let writeHandle: Handle | null = null;
   let rows: IterableIterator<unknown[]> | null = null;
+  /** The running statement is a write: its handle is closed when it ends. */
+  let writing = false;
 
   const reader = () => (readHandle ??= new Database(data.database, memory ? {} : { readonly: true, fileMustExist: true }));
   const writer = () => (memory ? reader() : (writeHandle ??= new Database(data.database, { fileMustExist: true })));
   const send = (reply: WorkerReply) => process.send!(reply);
+  const ended = () => {
+    rows = null;
+    if (!writing) return;
+    writing = false;
+    const handle = memory ? readHandle : writeHandle;
+    if (memory) readHandle = null;
+    else writeHandle = null;
+    try {
+      handle?.close();
+    } catch {
+      // dropped all the same
+    }
+  };
   const plain = (row: unknown[]) => {
     for (let i = 0; i < row.length; i++) {
       const v = row[i];
@@ -72,9 +94,11 @@ function sqliteWorkerMain(): void {
     try {
       switch (request.op) {
         case 'run': {
+          writing = request.write;
           const statement = (request.write ? writer() : reader()).prepare(request.text);
           if (!statement.reader) {
             statement.run(...request.values);
+            ended();
             send({ type: 'columns', columns: [], done: true });
             return;
           }
@@ -88,7 +112,7 @@ function sqliteWorkerMain(): void {
           const batch: unknown[][] = [];
           while (rows && batch.length < request.size) {
             const next = rows.next();
-            if (next.done) rows = null;
+            if (next.done) ended();
             else batch.push(plain(next.value));
           }
           send({ type: 'batch', rows: batch, done: rows === null });
@@ -96,7 +120,7 @@ function sqliteWorkerMain(): void {
         }
         case 'end': {
           rows?.return?.();
-          rows = null;
+          ended();
           send({ type: 'ended' });
           return;
         }
@@ -107,7 +131,7 @@ function sqliteWorkerMain(): void {
         }
       }
     } catch (error) {
-      rows = null;
+      ended();
       const e = error as { message?: string; code?: unknown };
       send({ type: 'error', message: String(e.message ?? error), code: typeof e.code === 'string' ? e.code : null });
     }

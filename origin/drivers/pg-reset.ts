@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type postgres from 'postgres';
+
+/**
+ * Ends a statement's transaction so that the session goes back to the pool
+ * as it was handed out, in one round trip (simple protocol, several
+ * statements). DISCARD ALL itself cannot follow the COMMIT in one query
+ * string (it refuses to run in a transaction block); the statements below
+ * are what it runs.
+ *
+ * A read only ever ends in ROLLBACK, which undoes the settings it changed
+ * (search_path, role, session_authorization: set_config(…, false) too), its
+ * large objects, LISTEN, cursors and temporary objects. What a rollback
+ * leaves is reset after every statement: prepared statements (a function may
+ * PREPARE through EXECUTE), session advisory locks, random()'s seed, and
+ * dblink's connections. A write commits first, so everything DISCARD ALL
+ * resets is reset as well.
+ *
+ * Whether the database has dblink is read as the session opens and after
+ * each write (which may have created it), not after every read: a lookup in
+ * pg_extension costs a read more than the rest of the reset together.
+ */
+
+/** A session as the reset needs it. */
+export interface PgResetSession {
+  sql: postgres.Sql;
+  /** The schema of the database's dblink extension, quoted, or null without one. */
+  dblink: string | null;
+}
+
+/** The quoted schema of the dblink extension, or null. */
+export const DBLINK_SCHEMA = `(SELECT e.extnamespace::pg_catalog.regnamespace::pg_catalog.text FROM pg_catalog.pg_extension e WHERE e.extname = 'dblink')`;
+
+const AFTER_READ = 'DEALLOCATE ALL';
+const AFTER_WRITE =
+  'SET SESSION AUTHORIZATION DEFAULT; RESET ALL; CLOSE ALL; DEALLOCATE ALL; UNLISTEN *; DISCARD TEMP; DISCARD SEQUENCES';
+
+/** A fresh seed in [-1, 1) for setseed(): the backend's own is random until a caller sets one. */
+function seed(): string {
+  return String(randomBytes(6).readUIntBE(0, 6) / 2 ** 47 - 1);
+}
+
+/** Qualified names: no function a caller created on the search path can stand in for these. */
+function lastSelect(wrote: boolean): string {
+  return `SELECT pg_catalog.pg_advisory_unlock_all(), pg_catalog.setseed(${seed()})${wrote ? `, ${DBLINK_SCHEMA} AS dblink` : ''}`;
+}
+
+/** Closes every dblink connection, named or not; `schema` is the extension's, already quoted. */
+function dropDblinks(schema: string): string {
+  // A name holding the body's quote could end it early.
+  if (schema.includes('$')) throw new Error(`dblink lives in schema ${schema}, which cannot be named in a DO body`);
+  return `DO $$BEGIN
+  PERFORM ${schema}.dblink_disconnect(c) FROM pg_catalog.unnest(${schema}.dblink_get_connections()) c;
+  BEGIN PERFORM ${schema}.dblink_disconnect(); EXCEPTION WHEN connection_does_not_exist THEN NULL; END;
+END$$`;
+}
+
+/**
+ * Commits (a write read to its end or closed early) or rolls back, then
+ * resets the session. Rejects when it could not: the session must then be
+ * destroyed, not pooled.
+ */
+export async function endTransaction(session: PgResetSession, options: { commit: boolean; wrote: boolean }): Promise<void> {
+  const { sql } = session;
+  const end = options.commit ? 'COMMIT' : 'ROLLBACK';
+  const results = (await sql.unsafe(`${end}; ${options.wrote ? AFTER_WRITE : AFTER_READ}; ${lastSelect(options.wrote)}`).simple()) as unknown as {
+    dblink?: string | null;
+  }[][];
+  if (options.wrote) session.dblink = results[results.length - 1]?.[0]?.dblink ?? null;
+  if (session.dblink) await sql.unsafe(dropDblinks(session.dblink)).simple();
+}
