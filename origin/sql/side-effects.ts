@@ -54,8 +54,17 @@ const MYSQL = new Map<string, string>([
   ['LOAD_FILE', FILE_READ],
 ]);
 
-/** DuckDB needs none: its instance is READ_ONLY with external access off and its configuration locked. */
-const DUCKDB = new Map<string, string>();
+/**
+ * The instance is READ_ONLY with external access off and its configuration
+ * locked, and each statement has a connection of its own; these still reach
+ * the whole instance: logging on makes `duckdb_logs()` show every caller's
+ * statements to any other, and the parser and checkpoints are the instance's.
+ */
+const DUCKDB = new Map<string, string>([
+  ...names("changes the instance's log, which every connection reads", 'enable_logging disable_logging truncate_duckdb_logs write_log'),
+  ...names('changes the parser every connection of the instance uses', 'enable_peg_parser disable_peg_parser'),
+  ...names('writes the database file', 'checkpoint force_checkpoint'),
+]);
 
 /** Refused by better-sqlite3 itself today; a build that allowed it would run native code. */
 const SQLITE = new Map<string, string>([['LOAD_EXTENSION', 'loads native code into the database']]);

@@ -29,6 +29,15 @@ export const SIDE_EFFECT_CORPUS: GuardCase[] = [
   { sql: "SELECT lowrite(lo_open(1, 131072), 'x')", dialects: PG, read: false, writeOps: ['LOWRITE()'] },
   { sql: 'SELECT lo_truncate(0, 1)', dialects: PG, read: false, writeOps: ['LO_TRUNCATE()'] },
 
+  // DuckDB: what reaches the whole instance past its locked configuration.
+  { sql: 'SELECT * FROM enable_logging()', dialects: ['duckdb'], read: false, refusal: "ENABLE_LOGGING() changes the instance's log", writeOps: ['ENABLE_LOGGING()'] },
+  { sql: "SELECT write_log('forged line')", dialects: ['duckdb'], read: false, writeOps: ['WRITE_LOG()'] },
+  { sql: 'SELECT * FROM truncate_duckdb_logs()', dialects: ['duckdb'], read: false, writeOps: ['TRUNCATE_DUCKDB_LOGS()'] },
+  { sql: 'SELECT * FROM enable_peg_parser()', dialects: ['duckdb'], read: false, refusal: 'changes the parser', writeOps: ['ENABLE_PEG_PARSER()'] },
+  { sql: 'SELECT * FROM main.checkpoint()', dialects: ['duckdb'], read: false, refusal: 'writes the database file', writeOps: ['CHECKPOINT()'] },
+  { sql: 'SELECT * FROM force_checkpoint()', dialects: ['duckdb'], read: false, writeOps: ['FORCE_CHECKPOINT()'] },
+  { sql: 'SELECT message FROM duckdb_logs()', dialects: ['duckdb'], read: true },
+
   // PostgreSQL: notifications, other connections, session settings, locks, sessions, server state, files.
   { sql: "SELECT pg_notify('jobs', 'x')", dialects: PG, read: false, refusal: 'PG_NOTIFY() sends a notification', writeOps: ['PG_NOTIFY()'] },
   { sql: "SELECT * FROM dblink('dbname=test', 'DELETE FROM t') AS r(x text)", dialects: PG, read: false, writeOps: ['DBLINK()'] },
