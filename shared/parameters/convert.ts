@@ -3,6 +3,7 @@
  * by type, JSON values must already have the type. Rules other than the type
  * are checked afterwards (check.ts).
  */
+import { NUL_PROBLEM, hasNul } from '../nul.ts';
 import type { ValueKind } from './types.ts';
 
 export type Converted = { value: unknown } | { problem: string };
@@ -33,11 +34,8 @@ function integerFromText(text: string): number | bigint {
  */
 const numberFromInteger = (value: number | bigint): number | bigint => (inIntRange(value) ? value : Number(value));
 
-/** The NUL character: no PostgreSQL text (nor the store) can hold it, so no parameter text may carry it. */
-export const NUL_PROBLEM = 'must not contain a NUL character';
-
-/** Text as a value, unless it holds a NUL. */
-const textValue = (text: string): Converted => (text.includes('\u0000') ? { problem: NUL_PROBLEM } : { value: text });
+/** Text as a value, unless it holds a NUL (shared/nul.ts): refused on every connection type alike. */
+const textValue = (text: string): Converted => (hasNul(text) ? { problem: NUL_PROBLEM } : { value: text });
 
 function numberFromText(text: string): number | undefined {
   if (!NUMBER_TEXT.test(text)) return undefined;

@@ -1,4 +1,5 @@
-import { NUL_PROBLEM, type Source } from './convert.ts';
+import { NUL_PROBLEM, hasNul } from '../nul.ts';
+import type { Source } from './convert.ts';
 import { resolveValues } from './resolve.ts';
 import type { Rules } from './types.ts';
 
@@ -27,7 +28,7 @@ export interface RequestValuesInput {
 /** Why a value bound as supplied (no rules) is refused, or null. */
 function passThroughProblem(value: unknown): string | null {
   if (value !== null && typeof value === 'object') return 'must be a single value';
-  if (typeof value === 'string' && value.includes('\u0000')) return NUL_PROBLEM;
+  if (typeof value === 'string' && hasNul(value)) return NUL_PROBLEM;
   return null;
 }
 

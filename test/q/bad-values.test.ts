@@ -63,6 +63,15 @@ describe('NUL characters', () => {
     expect((await getQ(origin, titled, { title: 'a b' })).body).toEqual([{ title: 'a b' }]);
   });
 
+  it('in the name or a request option is 400 in the query shape, before any lookup', async () => {
+    const named = await getQ(origin, 'a\u0000b');
+    expect(named.status, named.text).toBe(400);
+    expect(Object.keys(named.body)).toEqual(['error']);
+    const option = await getQ(origin, films, 'minid=1&connection_name=%00');
+    expect(option.status, option.text).toBe(400);
+    expect(option.body.errors).toEqual({ connection_name: 'must not contain a NUL character' });
+  });
+
   it('in the value of an undeclared marker too', async () => {
     await expectParameterError(await getQ(origin, undeclared, 'v=%00'), 'v', /NUL/);
     await expectParameterError(await postQ(origin, undeclared, { params: { v: '\u0000' } }), 'v', /NUL/);
