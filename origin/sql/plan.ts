@@ -102,10 +102,15 @@ function isPlainRead(statement: Token[], dialect: Dialect): boolean {
  */
 function windowValue(bound: WindowNumber, params: Record<string, unknown>): number {
   if ('literal' in bound) return Number(bound.literal);
-  const value = params[bound.marker];
-  const whole = typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : typeof value === 'bigint' ? value : typeof value === 'string' && /^\d+$/.test(value) ? BigInt(value) : null;
+  const whole = wholeNumber(params[bound.marker]);
   if (whole !== null && whole >= 0n && whole <= INT_MAX) return Number(whole);
   throw badRequest(
     `Parameter :${bound.marker} sets the row window (LIMIT/OFFSET/FETCH) and must be a whole number from 0 to ${INT_MAX}`,
   );
+}
+
+function wholeNumber(value: unknown): bigint | null {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : null;
+  return typeof value === 'string' && /^\d+$/.test(value) ? BigInt(value) : null;
 }
