@@ -7,6 +7,7 @@ import { clientAddress } from './http/client-address.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
 import { cors } from './http/cors.ts';
 import { onError, onNotFound } from './http/error-handler.ts';
+import { refuseNul } from './http/refuse-nul.ts';
 import { requestId } from './http/request-id.ts';
 import { accessLog } from './observability/access-log.ts';
 import { catalogRoute } from './routes/catalog.ts';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(accessLog);
   app.use(cors);
   app.use(clientRateLimit);
+  app.use(refuseNul);
   app.route('/', health);
   app.route('/', metricsRoute);
   app.use(identifyCaller);

@@ -1,9 +1,9 @@
 import { SluiceError } from '../errors.ts';
-import { redactedMessage, type Redactor } from './redact.ts';
+import { redactedMessage, statementDetail, type Redactor } from './redact.ts';
 
 /**
  * The one place driver failures become `SluiceError`s. Every `detail` is the
- * database's own message with credentials redacted.
+ * database's own message with credentials redacted (redact.ts).
  */
 
 const UNREACHABLE_CODES = new Set([
@@ -36,10 +36,17 @@ export function isUnreachable(error: unknown): boolean {
   return code !== undefined && UNREACHABLE_CODES.has(code);
 }
 
+/**
+ * A statement failed: the database could not be reached on the way (the
+ * driver's message, the password masked), or it rejected the statement (its
+ * message as `statementDetail` shows it).
+ */
 export function queryFailed(error: unknown, redactor: Redactor): SluiceError {
   if (error instanceof SluiceError) return error;
-  const message = isUnreachable(error) ? 'The database could not be reached' : 'The database rejected the query';
-  return new SluiceError('query_failed', message, { detail: redactedMessage(error, redactor) });
+  if (isUnreachable(error)) {
+    return new SluiceError('query_failed', 'The database could not be reached', { detail: redactedMessage(error, redactor) });
+  }
+  return new SluiceError('query_failed', 'The database rejected the query', { detail: statementDetail(error) });
 }
 
 /** A session could not be opened for a statement: whatever the cause (refused, bad password), it never ran. */

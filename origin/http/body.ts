@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { SluiceError, badRequest } from '../errors.ts';
+import { NUL_PROBLEM, nulPaths } from '../../shared/nul.ts';
 
 /** The largest request body read (JSON bodies: SQL, parameters, definitions). */
 export const MAX_BODY_BYTES = 10 * 2 ** 20;
@@ -26,7 +27,20 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T, { opt
   } else if (!optional) {
     throw badRequest('Request body is required');
   }
+  refuseNul(raw);
   return validate(schema, raw);
+}
+
+/**
+ * No string or key of a body may hold a NUL: none is text the store (or a
+ * PostgreSQL connection) could keep (shared/nul.ts). `params` holds parameter
+ * values, which the run checks itself and reports by parameter name.
+ */
+function refuseNul(raw: unknown): void {
+  const paths = nulPaths(raw).filter((path) => !path.startsWith('params.'));
+  if (paths.length === 0) return;
+  const errors = Object.fromEntries(paths.map((path) => [path || 'body', NUL_PROBLEM]));
+  throw badRequest(`Invalid request: ${Object.keys(errors).join(', ')} ${NUL_PROBLEM}`, { errors });
 }
 
 export function validate<T extends z.ZodType>(schema: T, raw: unknown): z.infer<T> {

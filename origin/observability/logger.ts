@@ -77,7 +77,26 @@ export function readableLine(entry: LogEntry): string {
     extra = true;
   }
   const time = new Date(entry.time).toISOString();
-  return `${time} ${entry.level.toUpperCase().padEnd(5)} ${fields.logger} [${fields.request_id} ${fields.key}] ${entry.message ?? ''}${extra ? ` ${stringify(rest)}` : ''}\n`;
+  const head = `${fields.logger} [${fields.request_id} ${fields.key}] ${entry.message ?? ''}`;
+  return `${time} ${entry.level.toUpperCase().padEnd(5)} ${escapeControls(head)}${extra ? ` ${escapeControls(stringify(rest))}` : ''}\n`;
+}
+
+/**
+ * C0 controls, DEL, C1 controls (NEL among them) and the Unicode line and
+ * paragraph separators: what a terminal or a log viewer may take for a line
+ * break or an escape sequence.
+ */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A readable line's text with its control characters written as JSON writes
+ * them (`\n`, `\u0000`): a request path or a name a client chose cannot end
+ * the line and forge the next one. Inside the JSON part only DEL, C1 and the
+ * separators are left to escape, and `\uXXXX` keeps that part valid JSON.
+ */
+function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (char) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** JSON; a bigint as its digits and a cycle as a placeholder rather than a throw. */

@@ -5,6 +5,7 @@ import { markerEdits, markerNames, render, requireValues, type Edit } from './ma
 import { splitStatements } from './statements.ts';
 import { codeTokens, tokenize, type Token } from './tokenizer.ts';
 import { findWindow, type WindowNumber } from './window.ts';
+import { INT_MAX } from '../../shared/parameters/convert.ts';
 
 /** Validated positive integers, 1-based page. */
 export interface Paging {
@@ -94,14 +95,22 @@ function isPlainRead(statement: Token[], dialect: Dialect): boolean {
   return verdict.isRead && WINDOWED.has(verdict.keyword);
 }
 
-/** A window bound's value: a non-negative whole number, given as number, bigint or digits (query strings). */
+/**
+ * A window bound's value: a whole number from 0 to the largest 64-bit
+ * integer (as the databases bind it), given as number, bigint or digits
+ * (query strings).
+ */
 function windowValue(bound: WindowNumber, params: Record<string, unknown>): number {
   if ('literal' in bound) return Number(bound.literal);
-  const value = params[bound.marker];
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value === 'bigint' && value >= 0n) return Number(value);
-  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  const whole = wholeNumber(params[bound.marker]);
+  if (whole !== null && whole >= 0n && whole <= INT_MAX) return Number(whole);
   throw badRequest(
-    `Parameter :${bound.marker} sets the row window (LIMIT/OFFSET/FETCH) and must be a non-negative whole number`,
+    `Parameter :${bound.marker} sets the row window (LIMIT/OFFSET/FETCH) and must be a whole number from 0 to ${INT_MAX}`,
   );
+}
+
+function wholeNumber(value: unknown): bigint | null {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : null;
+  return typeof value === 'string' && /^\d+$/.test(value) ? BigInt(value) : null;
 }

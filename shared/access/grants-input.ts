@@ -92,10 +92,13 @@ const quota = z.string({ error: 'must be N/day or N/month' }).transform((value, 
   return spec ? formatQuota(spec) : value;
 });
 
+/** The longest time limit a key or a request may set, in seconds: a week. */
+export const MAX_TIMEOUT_SECONDS = 86_400 * 7;
+
 const queryTimeout = z
   .number({ error: 'query_timeout must be a number of seconds' })
   .positive('query_timeout must be more than 0 seconds')
-  .max(86_400 * 7, 'query_timeout is at most 604800 seconds');
+  .max(MAX_TIMEOUT_SECONDS, `query_timeout is at most ${MAX_TIMEOUT_SECONDS} seconds`);
 
 const rateLimit = z.string({ error: 'must be N/second, N/minute, N/hour or N/day' }).transform((value, ctx) => {
   const spec = parseRate(value);

@@ -3,6 +3,7 @@
  * by type, JSON values must already have the type. Rules other than the type
  * are checked afterwards (check.ts).
  */
+import { NUL_PROBLEM, hasNul } from '../nul.ts';
 import type { ValueKind } from './types.ts';
 
 export type Converted = { value: unknown } | { problem: string };
@@ -10,12 +11,31 @@ export type Converted = { value: unknown } | { problem: string };
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/** `int` is a signed 64-bit integer, as every database binds it (PostgreSQL's bigint, MySQL's BIGINT...). */
+export const INT_MIN = -(2n ** 63n);
+export const INT_MAX = 2n ** 63n - 1n;
+const INT_PROBLEM = `must be an integer from ${INT_MIN} to ${INT_MAX}`;
+
+const inIntRange = (value: number | bigint): boolean => {
+  const big = typeof value === 'bigint' ? value : BigInt(value);
+  return big >= INT_MIN && big <= INT_MAX;
+};
+
 /** Integer text as a number, or a bigint outside the JS safe range. */
 function integerFromText(text: string): number | bigint {
   const big = BigInt(text);
   if (big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(big);
   return big;
 }
+
+/**
+ * A whole number for a `number` parameter: exact within 64 bits; past them a
+ * double, as any other number that size (no database binds a wider integer).
+ */
+const numberFromInteger = (value: number | bigint): number | bigint => (inIntRange(value) ? value : Number(value));
+
+/** Text as a value, unless it holds a NUL (shared/nul.ts): refused on every connection type alike. */
+const textValue = (text: string): Converted => (hasNul(text) ? { problem: NUL_PROBLEM } : { value: text });
 
 function numberFromText(text: string): number | undefined {
   if (!NUMBER_TEXT.test(text)) return undefined;
@@ -44,14 +64,17 @@ export function kindProblem(kind: ValueKind, fromText: boolean): string {
 /** Query-string text converted to the kind. */
 export function fromText(kind: ValueKind, text: string): Converted {
   switch (kind) {
-    case 'int':
-      return INTEGER_TEXT.test(text) ? { value: integerFromText(text) } : { problem: kindProblem(kind, true) };
+    case 'int': {
+      if (!INTEGER_TEXT.test(text)) return { problem: kindProblem(kind, true) };
+      const value = integerFromText(text);
+      return inIntRange(value) ? { value } : { problem: INT_PROBLEM };
+    }
     case 'float': {
       const value = numberFromText(text);
       return value === undefined ? { problem: kindProblem(kind, true) } : { value };
     }
     case 'number': {
-      if (INTEGER_TEXT.test(text)) return { value: integerFromText(text) };
+      if (INTEGER_TEXT.test(text)) return { value: numberFromInteger(integerFromText(text)) };
       const value = numberFromText(text);
       return value === undefined ? { problem: kindProblem(kind, true) } : { value };
     }
@@ -64,7 +87,7 @@ export function fromText(kind: ValueKind, text: string): Converted {
     case 'str':
     case 'text':
     case 'any':
-      return { value: text };
+      return textValue(text);
   }
 }
 
@@ -75,18 +98,21 @@ export function fromJson(kind: ValueKind, value: unknown): Converted {
   const problem = { problem: kindProblem(kind, false) };
   switch (kind) {
     case 'int':
-      return typeof value === 'bigint' || Number.isInteger(value) ? { value: normalZero(value) } : problem;
+      if (typeof value !== 'bigint' && !Number.isInteger(value)) return problem;
+      return inIntRange(value as number | bigint) ? { value: normalZero(value) } : { problem: INT_PROBLEM };
     case 'float':
       if (typeof value === 'bigint') return { value: Number(value) };
       return isFiniteNumber(value) ? { value: value + 0 } : problem;
     case 'number':
-      return typeof value === 'bigint' || isFiniteNumber(value) ? { value: normalZero(value) } : problem;
+      if (typeof value === 'bigint') return { value: numberFromInteger(value) };
+      return isFiniteNumber(value) ? { value: value + 0 } : problem;
     case 'bool':
       return typeof value === 'boolean' ? { value } : problem;
     case 'str':
     case 'text':
-      return typeof value === 'string' ? { value } : problem;
+      return typeof value === 'string' ? textValue(value) : problem;
     case 'any':
+      if (typeof value === 'string') return textValue(value);
       return isSingleValue(value) ? { value: normalZero(value) } : problem;
   }
 }

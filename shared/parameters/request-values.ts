@@ -1,3 +1,4 @@
+import { NUL_PROBLEM, hasNul } from '../nul.ts';
 import type { Source } from './convert.ts';
 import { resolveValues } from './resolve.ts';
 import type { Rules } from './types.ts';
@@ -6,10 +7,10 @@ import type { Rules } from './types.ts';
  * The values a saved-query run binds, from what the request supplied: the
  * declared parameters through their rules; `:markers` the SQL uses without
  * declaring them required and passed through as supplied; legacy `{name}`
- * placeholders not declared take a supplied value when there is one. Names
- * the query does not use are ignored. The rules of the run path
- * (origin/services/queries/run.ts), shared so the edge keys its cache by the
- * very values the origin binds.
+ * placeholders not declared take a supplied value when there is one. Text
+ * holding a NUL is refused everywhere. Names the query does not use are
+ * ignored. The rules of the run path (origin/services/queries/run.ts), shared
+ * so the edge keys its cache by the very values the origin binds.
  */
 export interface RequestValuesInput {
   rules: Rules;
@@ -24,7 +25,12 @@ export interface RequestValuesInput {
   problems?: Record<string, string>;
 }
 
-const isSingleValue = (value: unknown) => value === null || typeof value !== 'object';
+/** Why a value bound as supplied (no rules) is refused, or null. */
+function passThroughProblem(value: unknown): string | null {
+  if (value !== null && typeof value === 'object') return 'must be a single value';
+  if (typeof value === 'string' && hasNul(value)) return NUL_PROBLEM;
+  return null;
+}
 
 export function requestValues(input: RequestValuesInput): { values: Record<string, unknown> } | { errors: Record<string, string> } {
   const { rules, supplied } = input;
@@ -40,14 +46,15 @@ export function requestValues(input: RequestValuesInput): { values: Record<strin
 
   for (const name of input.markers) {
     if (Object.hasOwn(rules, name) || Object.hasOwn(errors, name)) continue;
-    if (!given(name)) errors[name] = 'is required';
-    else if (!isSingleValue(supplied[name])) errors[name] = 'must be a single value';
+    const problem = given(name) ? passThroughProblem(supplied[name]) : 'is required';
+    if (problem) errors[name] = problem;
     else values[name] = supplied[name];
   }
   for (const name of input.legacy ?? []) {
     if (Object.hasOwn(rules, name) || Object.hasOwn(values, name) || Object.hasOwn(errors, name) || !given(name)) continue;
-    if (isSingleValue(supplied[name])) values[name] = supplied[name];
-    else errors[name] = 'must be a single value';
+    const problem = passThroughProblem(supplied[name]);
+    if (problem) errors[name] = problem;
+    else values[name] = supplied[name];
   }
   return Object.keys(errors).length > 0 ? { errors } : { values };
 }

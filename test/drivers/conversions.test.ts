@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parseArray } from '../../origin/drivers/pg-types.ts';
-import { createRedactor, redact } from '../../origin/drivers/redact.ts';
+import { createRedactor, redact, statementDetail } from '../../origin/drivers/redact.ts';
 import {
   dateText,
   instantMicrosFromText,
@@ -19,6 +19,37 @@ describe('redaction', () => {
     expect(redact("Access denied for user 'root'@'localhost' (using password: YES)")).toBe(
       "Access denied for user 'root'@'localhost' (using password: YES)",
     );
+  });
+});
+
+describe("a rejected statement's detail", () => {
+  const failure = (message: string, fields: Record<string, unknown> = {}) => Object.assign(new Error(message), fields);
+
+  test('masks every quoted value of a data exception or constraint violation, whatever the value', () => {
+    expect(statementDetail(failure('invalid input syntax for type integer: "hunter2"', { code: '22P02' }))).toBe('invalid input syntax for type integer: "********"');
+    expect(statementDetail(failure("Duplicate entry 'it''s' for key 'PRIMARY'", { code: 'ER_DUP_ENTRY', sqlState: '23000' }))).toBe(
+      "Duplicate entry '********' for key '********'",
+    );
+    // MariaDB quotes the column with backticks: a name, kept.
+    expect(statementDetail(failure("Incorrect integer value: 'x' for column `db`.`t`.`n` at row 1", { sqlState: '22007' }))).toBe(
+      "Incorrect integer value: '********' for column `db`.`t`.`n` at row 1",
+    );
+    expect(statementDetail(failure("Conversion Error: Could not convert string 'x' to INT32\n\nLINE 1: select 'x'::int"))).toBe(
+      "Conversion Error: Could not convert string '********' to INT32\n\nLINE 1: select '********'::int",
+    );
+  });
+
+  test('keeps names, and never looks for a password: a guess reads the same right or wrong', () => {
+    expect(statementDetail(failure('relation "films" does not exist', { code: '42P01' }))).toBe('relation "films" does not exist');
+    expect(statementDetail(failure("Table 'test.films' doesn't exist", { code: 'ER_NO_SUCH_TABLE', sqlState: '42S02' }))).toBe("Table 'test.films' doesn't exist");
+    expect(statementDetail(failure('function hunter2(integer) does not exist', { code: '42883' }))).toBe('function hunter2(integer) does not exist');
+    expect(statementDetail(failure('Catalog Error: Table with name films does not exist!'))).toBe('Catalog Error: Table with name films does not exist!');
+    expect(statementDetail(failure('no such table: films', { code: 'SQLITE_ERROR' }))).toBe('no such table: films');
+  });
+
+  test('masks credential-shaped text in any of them', () => {
+    expect(statementDetail(failure('could not connect to postgres://u:hunter2@db/x', { code: '08001' }))).toBe('could not connect to postgres://u:********@db/x');
+    expect(statementDetail(failure('syntax error at or near "password=hunter2"', { code: '42601' }))).toBe('syntax error at or near "password=********"');
   });
 });
 

@@ -162,6 +162,17 @@ describe('readable lines, and a threshold of 0', () => {
     expect(() => JSON.parse(line)).toThrow();
   });
 
+  it('a request path with CR, LF, NUL or other control characters cannot forge a line: they are written escaped', async () => {
+    const forged = `FORGED-${randomUUID()}`;
+    const res = await plain.fetch(`/q/x%0a${forged}%0d%0a${forged}%1b%7f%e2%80%a8?a=%0a${forged}`, { headers: { 'X-API-Key': key } });
+    const id = res.headers.get('x-request-id')!;
+    const line = await eventually(() => plain.logs.find((l) => l.includes(`[${id} admin]`) && l.includes('sluice.access')), 'readable access line');
+    // Every line the process printed is read back split on \n: no line may start with the forged text.
+    expect(plain.logs.filter((l) => l.startsWith(forged))).toEqual([]);
+    expect(line).toContain(`/q/x\\n${forged}\\r\\n${forged}\\u001b\\u007f\\u2028`);
+    expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z /);
+  });
+
   it('0 disables the slow-query warning (every query takes at least 0 s)', async () => {
     const res = await plain.call('POST', '/execute_sql', { sql: 'select 2', connection_name: 'examples' }, { 'X-API-Key': key });
     const id = res.headers.get('x-request-id')!;

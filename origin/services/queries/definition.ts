@@ -5,7 +5,7 @@ import { inspect } from '../../sql/index.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { connections } from '../../store/schema/index.ts';
 import { RESERVED_NAMES, parseDefinitions } from '../../../shared/parameters/index.ts';
-import type { VersionFields } from './fields.ts';
+import { CACHE_TTL_PROBLEM, MAX_CACHE_TTL, type VersionFields } from './fields.ts';
 
 /** What one version holds once its definition passed the checks. */
 export interface Definition {
@@ -116,8 +116,9 @@ export async function checkDefinition(
 
   let cacheTtl: number | null = null;
   if (input.cache_ttl !== undefined && input.cache_ttl !== null) {
-    if (typeof input.cache_ttl === 'number' && Number.isInteger(input.cache_ttl) && input.cache_ttl >= 0) cacheTtl = input.cache_ttl;
-    else errors.cache_ttl = 'must be a whole number of seconds, 0 or more, or null';
+    const ttl = input.cache_ttl;
+    if (typeof ttl === 'number' && Number.isInteger(ttl) && ttl >= 0 && ttl <= MAX_CACHE_TTL) cacheTtl = ttl;
+    else errors.cache_ttl = CACHE_TTL_PROBLEM;
   }
 
   const fields = Object.keys(errors);

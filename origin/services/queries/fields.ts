@@ -10,6 +10,13 @@ import { SluiceError } from '../../errors.ts';
  * after parsing.
  */
 
+/** The longest `cache_ttl`: one year, in seconds (the store keeps a 32-bit integer). */
+export const MAX_CACHE_TTL = 31_536_000;
+export const CACHE_TTL_PROBLEM = `must be a whole number of seconds from 0 to ${MAX_CACHE_TTL} (one year), or null`;
+
+/** A version number as a body gives it: the store's numbers never get past 9 digits (as in paths, lookup.ts). */
+export const MAX_VERSION = 999_999_999;
+
 const definitionShape = {
   description: z.string().nullable().optional(),
   sql: z.unknown().optional(),
@@ -41,7 +48,7 @@ export type VersionFields = z.infer<typeof versionFields>;
 
 /** POST /api/v1/queries/{name}/publish */
 export const publishFields = z.strictObject({
-  version: z.number().int('version must be a whole number').positive('version must be 1 or more'),
+  version: z.number().int('version must be a whole number').positive('version must be 1 or more').max(MAX_VERSION, `version must be at most ${MAX_VERSION}`),
 });
 
 /** POST /api/v1/queries/{name}/unpublish: no body (an empty object is accepted). */
@@ -52,7 +59,7 @@ export const moveFields = z.strictObject({ collection: z.string().nullable() });
 
 /** PATCH /api/v1/queries/{name}/versions/{n}: `cache_ttl` in place. */
 export const cacheTtlFields = z.strictObject({
-  cache_ttl: z.number().int('cache_ttl must be a whole number of seconds').min(0, 'cache_ttl must be 0 or more').nullable(),
+  cache_ttl: z.number({ error: `cache_ttl ${CACHE_TTL_PROBLEM}` }).int(`cache_ttl ${CACHE_TTL_PROBLEM}`).min(0, `cache_ttl ${CACHE_TTL_PROBLEM}`).max(MAX_CACHE_TTL, `cache_ttl ${CACHE_TTL_PROBLEM}`).nullable(),
 });
 
 const NAME_CHARS = /^[\p{L}\p{N} ._-]{1,100}$/u;

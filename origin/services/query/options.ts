@@ -4,6 +4,7 @@ import { badRequest } from '../../errors.ts';
 import type { Caller } from '../../http/context.ts';
 import { FORMATS, STREAMABLE, type Format } from '../../formats/index.ts';
 import type { Paging } from '../../sql/index.ts';
+import { MAX_TIMEOUT_SECONDS } from '../../../shared/access/grants-input.ts';
 
 /** The common row-response parameters, from the query string and/or the body. */
 export interface RowOptions {
@@ -137,7 +138,8 @@ function effectiveTimeoutMs(raw: unknown, serverSeconds: number): number {
   const server = serverSeconds * 1000;
   if (raw === undefined || raw === null || raw === '') return server;
   const seconds = typeof raw === 'number' ? raw : /^\d+(\.\d+)?$/.test(String(raw)) ? Number(raw) : NaN;
-  if (!Number.isFinite(seconds) || seconds <= 0) throw badRequest('timeout must be a positive number of seconds');
+  // Bounded: past ~24.8 days a Node timer fires at once.
+  if (!(seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS)) throw badRequest(`timeout must be a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`);
   const requested = Math.ceil(seconds * 1000);
   return server === 0 ? requested : Math.min(server, requested);
 }

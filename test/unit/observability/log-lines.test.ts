@@ -31,6 +31,18 @@ describe('log lines', () => {
     expect(readableLine(entry({}))).toBe('2026-05-01T12:00:00.000Z INFO  sluice [- -] \n');
   });
 
+  it('a readable line escapes control characters in every field, so one entry is one line', () => {
+    const line = readableLine(
+      entry({ logger: 'sluice.x\n', request_id: 'a\r', key: 'k\u0000', path: '/a\u007f\u0085\u2028\u2029\u001b' }, 'GET /q/x\nFORGED\ttab\u0000'),
+    );
+    expect(line).toBe(
+      '2026-05-01T12:00:00.000Z INFO  sluice.x\\n [a\\r k\\u0000] GET /q/x\\nFORGED\\ttab\\u0000 {"path":"/a\\u007f\\u0085\\u2028\\u2029\\u001b"}\n',
+    );
+    expect(line.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+    // The other fields stay JSON.
+    expect(JSON.parse(line.slice(line.indexOf('{')))).toEqual({ path: '/a\u007f\u0085\u2028\u2029\u001b' });
+  });
+
   it('a bigint is written as its digits and a cycle as a placeholder (an object met twice is no cycle), never a throw', () => {
     const cyclic: Record<string, unknown> = { name: 'a' };
     cyclic.self = cyclic;

@@ -12,10 +12,11 @@ describe('type int', () => {
     ['int', 'query', '-0', 0],
     ['int', 'query', '9007199254740991', 9007199254740991],
     ['int', 'query', '9007199254740992', 9007199254740992n],
-    ['int', 'query', '-99999999999999999999', -99999999999999999999n],
+    ['int', 'query', '9223372036854775807', 9223372036854775807n],
+    ['int', 'query', '-9223372036854775808', -9223372036854775808n],
     ['integer', 'json', 42, 42],
     ['int', 'json', 1.0, 1],
-    ['int', 'json', 12345678901234567890n, 12345678901234567890n],
+    ['int', 'json', 1234567890123456789n, 1234567890123456789n],
   ]);
   fails([
     ['int', 'query', '1.5', 'must be an integer'],
@@ -27,6 +28,12 @@ describe('type int', () => {
     ['int', 'json', '42', 'must be an integer'],
     ['int', 'json', true, 'must be an integer'],
     ['int', 'json', Number.NaN, 'must be an integer'],
+    // A signed 64-bit integer: past either end no database would bind it.
+    ['int', 'query', '9223372036854775808', 'must be an integer from -9223372036854775808 to 9223372036854775807'],
+    ['int', 'query', '-99999999999999999999', 'must be an integer from -9223372036854775808 to 9223372036854775807'],
+    ['int', 'json', 1e19, 'must be an integer from -9223372036854775808 to 9223372036854775807'],
+    ['int', 'json', 1e308, 'must be an integer from -9223372036854775808 to 9223372036854775807'],
+    ['int', 'json', 12345678901234567890n, 'must be an integer from -9223372036854775808 to 9223372036854775807'],
   ]);
 });
 
@@ -39,6 +46,10 @@ describe('type float', () => {
     ['number', 'query', '5', 5],
     ['float', 'json', 1.5, 1.5],
     ['number', 'json', 2, 2],
+    // Whole numbers past 64 bits are doubles, like any other number that size.
+    [{ min: 0 }, 'query', '99999999999999999999999', 1e23],
+    [{ min: 0 }, 'query', '9223372036854775807', 9223372036854775807n],
+    [{ min: 0 }, 'json', 12345678901234567890n, 12345678901234567890],
   ]);
   fails([
     ['float', 'query', 'NaN', 'must be a number'],
@@ -81,6 +92,12 @@ describe('type str', () => {
     ['str', 'json', 5, 'must be a string'],
     ['str', 'json', true, 'must be a string'],
     ['str', 'json', ['a'], 'must be a single value'],
+    // No PostgreSQL text can hold a NUL.
+    ['str', 'query', 'a\u0000b', 'must not contain a NUL character'],
+    ['str', 'json', '\u0000', 'must not contain a NUL character'],
+    [{}, 'query', 'a\u0000', 'must not contain a NUL character'],
+    [{}, 'json', 'a\u0000', 'must not contain a NUL character'],
+    [{ max_length: 3 }, 'json', '\u0000', 'must not contain a NUL character'],
   ]);
 });
 
