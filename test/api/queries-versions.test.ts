@@ -165,6 +165,23 @@ describe('state table', () => {
   });
 });
 
+describe('a new version keeps what it leaves out', () => {
+  it('carries connection_name, description, tags and cache_ttl over from the newest version; null clears', async () => {
+    const name = unique('carry');
+    await createQuery(origin, name, { description: 'films by id', tags: ['films'], cache_ttl: 60, publish: true });
+    // A new user changing only the SQL: /q must keep answering on the same connection.
+    const sqlOnly = ok(await origin.call('POST', `${at(name)}/versions`, { sql: 'select title from films where id = :id', parameters: { id: 'int' }, publish: true }), 201);
+    const newest = sqlOnly.body.versions[0];
+    expect(newest).toMatchObject({ version: 2, connection_name: 'examples', description: 'films by id', tags: ['films'], cache_ttl: 60 });
+    const served = await origin.call('GET', `/q/${name}?id=1`);
+    expect(served.status, JSON.stringify(served.body)).toBe(200);
+    expect(Object.keys(served.body[0])).toEqual(['title']);
+
+    const cleared = ok(await origin.call('POST', `${at(name)}/versions`, { sql: 'select 1 as one', connection_name: null, description: null, tags: null, cache_ttl: null }), 201);
+    expect(cleared.body.versions[0]).toMatchObject({ version: 3, connection_name: null, description: null, tags: [], cache_ttl: null });
+  });
+});
+
 describe('version numbers', () => {
   it('are never reused: delete v3, then add -> v4', async () => {
     const name = await queryWith(3, 1);

@@ -1,5 +1,7 @@
+import { desc, eq } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record.ts';
 import type { AppDeps, Caller } from '../../http/context.ts';
+import type { StoreDb } from '../../store/open.ts';
 import { queryVersions } from '../../store/schema/index.ts';
 import { checkDefinition } from './definition.ts';
 import type { VersionFields } from './fields.ts';
@@ -9,7 +11,26 @@ import { type QueryRead, versionSnapshot } from './view.ts';
 import { afterQueryChange } from './definition-cache.ts';
 
 /**
- * Adds a version: a `save_query` change. It takes the query's next number
+ * The fields a new version leaves out, taken from the newest version: a user
+ * changing only the SQL kept losing the default connection (and `/q` then had
+ * none to run on). `null` still clears a field.
+ */
+async function carriedOver(db: StoreDb, queryId: number, input: VersionFields): Promise<VersionFields> {
+  const [newest] = await db.select().from(queryVersions).where(eq(queryVersions.queryId, queryId)).orderBy(desc(queryVersions.version)).limit(1);
+  if (!newest) return input;
+  return {
+    ...input,
+    connection_name: input.connection_name !== undefined ? input.connection_name : newest.connectionName,
+    description: input.description !== undefined ? input.description : newest.description,
+    tags: input.tags !== undefined ? input.tags : newest.tags,
+    cache_ttl: input.cache_ttl !== undefined ? input.cache_ttl : newest.cacheTtl,
+  };
+}
+
+/**
+ * Adds a version: a `save_query` change. Of the definition, `sql` and
+ * `parameters` are the new version's own; `connection_name`, `description`,
+ * `tags` and `cache_ttl` left out are the newest version's. It takes the query's next number
  * (never reused, even after deletes). With `publish` true it is published and
  * the prior published version becomes previous; otherwise it is a draft and
  * the published version keeps serving.
@@ -23,7 +44,7 @@ export async function addVersion(
 ): Promise<QueryRead & { version: number }> {
   // An unknown query is a 404 before any definition problem.
   const query = await findQuery(deps.store.db, name, { workspace });
-  const definition = await checkDefinition(deps.store.db, input, { workspace: query.workspace });
+  const definition = await checkDefinition(deps.store.db, await carriedOver(deps.store.db, query.id, input), { workspace: query.workspace });
   const published = input.publish ?? false;
   return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
     const current = await findQuery(tx, name, { workspace, forUpdate: true });
