@@ -69,7 +69,7 @@ describe('with a server key', () => {
 
     const read = await asAdmin(keyed, 'GET', `/api/v1/administrators/${name}`);
     expect(read.headers.get('etag')).toBe(etag);
-    expect((await asAdmin(keyed, 'GET', '/api/v1/administrators')).body.map((a: any) => a.name)).toContain(name);
+    expect((await asAdmin(keyed, 'GET', '/api/v1/administrators')).body.administrators.map((a: any) => a.name)).toContain(name);
 
     const changed = await asAdmin(keyed, 'PATCH', `/api/v1/administrators/${name}`, { role: 'developer', email: 'carol@example.com' }, { 'if-match': etag! });
     expectStatus(changed, 200);
@@ -97,7 +97,7 @@ describe('with a server key', () => {
   it('lets the last owner go while the server key is set', async () => {
     const name = unique('solo');
     await adminWithToken(keyed, name, 'owner');
-    const owners = (await asAdmin(keyed, 'GET', '/api/v1/administrators')).body.filter((a: any) => a.role === 'owner' && a.active);
+    const owners = (await asAdmin(keyed, 'GET', '/api/v1/administrators')).body.administrators.filter((a: any) => a.role === 'owner' && a.active);
     for (const owner of owners) expectStatus(await asAdmin(keyed, 'PATCH', `/api/v1/administrators/${owner.name}`, { role: 'admin' }), 200);
   });
 
@@ -132,7 +132,7 @@ describe('tokens', () => {
     expect(plain.status).toBe(201);
 
     const listed = await asAdmin(keyed, 'GET', `/api/v1/administrators/${name}/tokens`);
-    expect(listed.body.map((t: any) => t.id)).toContain(issued.body.id);
+    expect(listed.body.tokens.map((t: any) => t.id)).toContain(issued.body.id);
     expect(JSON.stringify(listed.body)).not.toContain('slc_adm_');
     expect((await asAdmin(keyed, 'GET', `/api/v1/administrators/${name}`)).body.tokens).toBe(2);
 

@@ -165,7 +165,7 @@ describe('administrator tokens', () => {
     const seen = await eventually(guarded, `/api/v1/administrators/${name}`, (body) => body.last_seen_at);
     expect(seen).toMatch(/^\d{4}-/);
     const tokens = await asAdmin(guarded, 'GET', `/api/v1/administrators/${name}/tokens`);
-    expect(tokens.body[0].last_used_at).toMatch(/^\d{4}-/);
+    expect(tokens.body.tokens[0].last_used_at).toMatch(/^\d{4}-/);
 
     expectStatus(await asAdmin(guarded, 'PATCH', `/api/v1/administrators/${name}`, { active: false }), 200);
     expectUnauthorized(await guarded.call('GET', '/api/v1/me', undefined, bearer(token)));
@@ -186,7 +186,7 @@ describe('administrator tokens', () => {
     await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(expiresAt) - Date.now()) + 100));
     expectUnauthorized(await guarded.call('GET', '/api/v1/me', undefined, bearer(issued.body.secret)));
     const listed = await asAdmin(guarded, 'GET', `/api/v1/administrators/${name}/tokens`);
-    expect(listed.body.find((t: any) => t.id === issued.body.id).expired).toBe(true);
+    expect(listed.body.tokens.find((t: any) => t.id === issued.body.id).expired).toBe(true);
   });
 });
 
@@ -198,7 +198,7 @@ describe('every failure', () => {
     const revokedName = unique('revoked');
     const revoked = await adminWithToken(guarded, revokedName, 'owner');
     const tokens = await asAdmin(guarded, 'GET', `/api/v1/administrators/${revokedName}/tokens`);
-    expectStatus(await asAdmin(guarded, 'DELETE', `/api/v1/administrators/${revokedName}/tokens/${tokens.body[0].id}`), 200);
+    expectStatus(await asAdmin(guarded, 'DELETE', `/api/v1/administrators/${revokedName}/tokens/${tokens.body.tokens[0].id}`), 200);
 
     const failures: Array<Record<string, string>> = [
       {},

@@ -14,7 +14,8 @@ afterAll(async () => {
   await origin?.stop();
 });
 
-const names = (res: { body: any }, field = 'name') => (res.body as any[]).map((entry) => entry[field]);
+/** The names in a listing: `{workspaces: [...]}`, or `{members: [...]}` by `admin`. */
+const names = (res: { body: any }, field = 'name') => (res.body[field === 'admin' ? 'members' : 'workspaces'] as any[]).map((entry) => entry[field]);
 
 describe('workspaces', () => {
   it('are created, read, changed and deleted by owners; default is protected', async () => {

@@ -7,6 +7,6 @@ import { assertCapability } from '../require-capability.ts';
 export function registerList(api: Hono<AppEnv>): void {
   api.get('/', async (c) => {
     assertCapability(c.get('caller'), c.get('workspace'), 'administrators.read');
-    return c.json(await listAdministrators(c.get('deps')));
+    return c.json({ administrators: await listAdministrators(c.get('deps')) });
   });
 }

@@ -22,7 +22,7 @@ export function registerTokens(api: Hono<AppEnv>): void {
   api.get('/:name/tokens', async (c) => {
     const name = c.req.param('name');
     assertManagesTokensOf(c, name);
-    return c.json(await listTokens(c.get('deps'), name));
+    return c.json({ tokens: await listTokens(c.get('deps'), name) });
   });
 
   api.post('/:name/tokens', async (c) => {

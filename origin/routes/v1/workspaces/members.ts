@@ -24,7 +24,7 @@ async function assertManagesMembers(c: Context<AppEnv>, workspace: string): Prom
  * DELETE 404 `member_not_found`).
  */
 export function registerMembers(api: Hono<AppEnv>): void {
-  api.get('/:name/members', async (c) => c.json(await listMembers(c.get('deps'), c.get('caller'), c.req.param('name'))));
+  api.get('/:name/members', async (c) => c.json({ members: await listMembers(c.get('deps'), c.get('caller'), c.req.param('name')) }));
 
   api.put('/:name/members/:admin', async (c) => {
     const workspace = c.req.param('name');
