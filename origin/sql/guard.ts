@@ -31,6 +31,19 @@ const WRITES = new Set([
   ...['FLUSH', 'KILL', 'OPTIMIZE', 'REPAIR', 'PURGE', 'UNINSTALL', 'SHUTDOWN', 'TABLE'],
 ]);
 
+/** Statements of the four dialects that are neither reads nor in WRITES: refused as not reads, yet no typo. */
+const OTHER_STATEMENTS = new Set([
+  ...['FROM', 'PIVOT', 'UNPIVOT', 'SUMMARIZE', 'DESC', 'FETCH', 'MOVE', 'CLOSE', 'HELP', 'CHECK', 'CHECKSUM'],
+  ...['BACKUP', 'RESTORE', 'GET', 'SIGNAL', 'RESIGNAL', 'XA', 'CACHE', 'BINLOG', 'CHANGE', 'STOP', 'CLONE'],
+  ...['RESTART', 'FORCE', 'RETURN'],
+]);
+
+/**
+ * Whether a statement may begin with `keyword` in one of the dialects: a
+ * word that cannot (`SELEC`) is a typo to report, not a write to refuse.
+ */
+export const isStatementKeyword = (keyword: string): boolean => READS.has(keyword) || WRITES.has(keyword) || OTHER_STATEMENTS.has(keyword);
+
 /** EXPLAIN modifiers that come before the explained statement, across the four dialects. */
 const EXPLAIN_OPTIONS = new Set([
   'ANALYZE', 'ANALYSE', 'VERBOSE', 'QUERY', 'PLAN', 'EXTENDED', 'PARTITIONS', 'FORMAT',

@@ -107,6 +107,14 @@ describe.each(DRIVERS)('%s', (driver) => {
     rowsOf(await executeSql(origin, body()));
   });
 
+  it('answers 400 for a statement whose first word is no SQL statement (a typo, not a write), and runs nothing', async () => {
+    const error = expectQueryError(await executeSql(origin, body({ sql: 'selec id from sluice_probe' })), 400);
+    expect(error.error).toBe('Syntax error: no SQL statement starts with SELEC (reads start with SELECT, WITH, SHOW, DESCRIBE, EXPLAIN or VALUES)');
+    expect(error).not.toHaveProperty('detail');
+    // A real write keyword is still refused as a write.
+    expect(expectQueryError(await executeSql(origin, body({ sql: 'DELETE FROM sluice_probe' })), 403).error).toMatch(/^Writes are disabled/);
+  });
+
   it('answers 400 for an unknown format, in the query string or the body', async () => {
     for (const res of [
       await executeSql(origin, body(), { format: 'pdf' }),

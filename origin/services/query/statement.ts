@@ -3,6 +3,7 @@ import type { Dialect } from '../../drivers/types.ts';
 import type { Env } from '../../env.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { Caller } from '../../http/context.ts';
+import { isStatementKeyword } from '../../sql/guard.ts';
 import { type StatementInfo, inspect } from '../../sql/index.ts';
 
 /**
@@ -40,6 +41,9 @@ export function checkStatement(env: Pick<Env, 'SLUICE_ALLOW_WRITES'>, sql: strin
   const info = inspect(sql, dialect);
   if (info.statementCount === 0) throw badRequest('sql is empty');
   if (info.statementCount > 1) throw badRequest('Only one statement is allowed per request');
+  if (!info.isRead && info.keyword !== '' && !isStatementKeyword(info.keyword)) {
+    throw badRequest(`Syntax error: no SQL statement starts with ${info.keyword} (reads start with SELECT, WITH, SHOW, DESCRIBE, EXPLAIN or VALUES)`);
+  }
   if (!info.isRead) {
     if (stream) throw new SluiceError('writes_disabled', `Streaming is read-only: ${info.refusal}`);
     if (!env.SLUICE_ALLOW_WRITES) throw new SluiceError('writes_disabled', `Writes are disabled on this server: ${info.refusal}`);
