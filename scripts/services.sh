@@ -72,6 +72,9 @@ need promtool prometheus
 # openssl makes the certificate of test/jwt/remote-jwks.test.ts; runuser runs initdb as postgres when root.
 need openssl openssl
 need runuser util-linux
+# The getting-started guide's examples run as a reader would: curl and jq (test/docs/getting-started.test.ts).
+need curl curl
+need jq jq
 
 psql -h 127.0.0.1 -U postgres -d postgres -tAc "select 1 from pg_database where datname='test'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -d postgres -c "create database test" >/dev/null \
