@@ -182,3 +182,14 @@ class Statement<T> implements Cursor<T> {
     return this.finished;
   }
 }
+
+/** Every row of a cursor, batch by batch; the cursor is closed after, whether or not reading succeeded. */
+export async function readAll(cursor: Cursor<Value[][]>): Promise<Value[][]> {
+  const rows: Value[][] = [];
+  try {
+    for await (const batch of cursor.batches) rows.push(...batch);
+  } finally {
+    await cursor.close();
+  }
+  return rows;
+}

@@ -2,8 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { SluiceError } from '../../origin/errors.ts';
-import type { DriverEnv, RowCursor, RunRequest } from '../../origin/drivers/types.ts';
-import type { Value } from '../../origin/values.ts';
+import type { DriverEnv, RunRequest } from '../../origin/drivers/types.ts';
 
 export const PG = { type: 'postgres' as const, host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
 export const MY = { type: 'mysql' as const, host: '127.0.0.1', port: 3306, user: 'root', database: 'test' };
@@ -29,16 +28,7 @@ export function request(text: string, overrides: Partial<RunRequest> = {}): RunR
   };
 }
 
-/** Every row of a cursor, batch by batch; the cursor is closed after. */
-export async function readAll(cursor: RowCursor): Promise<Value[][]> {
-  const rows: Value[][] = [];
-  try {
-    for await (const batch of cursor.batches) rows.push(...batch);
-  } finally {
-    await cursor.close();
-  }
-  return rows;
-}
+export { readAll } from '../../origin/drivers/cursor.ts';
 
 /** The rejection of a promise that must fail, as the SluiceError it is. */
 export async function failure(promise: Promise<unknown>): Promise<SluiceError> {

@@ -1,3 +1,4 @@
+import { readAll } from '../../drivers/cursor.ts';
 import type { Driver } from '../../drivers/types.ts';
 import type { Value } from '../../values.ts';
 
@@ -56,13 +57,6 @@ export async function privilegeWarnings(driver: Driver): Promise<string[]> {
   return [];
 }
 
-async function rowsOf(driver: Driver, text: string): Promise<Value[][]> {
-  const cursor = await driver.run({ text, values: [], readOnly: true, timeoutMs: 5000, signal: new AbortController().signal, batchSize: 10 });
-  const rows: Value[][] = [];
-  try {
-    for await (const batch of cursor.batches) rows.push(...batch);
-  } finally {
-    await cursor.close();
-  }
-  return rows;
+function rowsOf(driver: Driver, text: string): Promise<Value[][]> {
+  return driver.run({ text, values: [], readOnly: true, timeoutMs: 5000, signal: new AbortController().signal, batchSize: 10 }).then(readAll);
 }
