@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { MIN_SECRET_LENGTH, DIRECTORY_PATH } from '../shared/edge/protocol.ts';
+import { MIN_SECRET_LENGTH, REPLICA_PATH } from '../shared/edge/protocol.ts';
 import { errorAnswer, newRequestId } from './answers.ts';
 import { serveSavedQuery } from './cache/serve.ts';
 import { forward } from './forward.ts';
@@ -7,7 +7,7 @@ import { type EdgeEnv, gate } from './gate.ts';
 import { receivePush } from './push.ts';
 
 /**
- * The edge Worker's app: directory pushes from the origin; then, for every
+ * The edge Worker's app: replica pushes from the origin; then, for every
  * other request, the gate (limits, caller) and either an answer from the
  * response cache (`GET /q/<name>`) or the origin's, forwarded.
  */
@@ -19,7 +19,7 @@ export function createEdgeApp(): Hono<EdgeEnv> {
     // Without the shared secret the edge can neither trust pushes nor vouch for callers: it answers nothing.
     return errorAnswer(c.req.path, newRequestId(), 'edge_misconfigured', `The edge is not configured: set SLUICE_ORIGIN_URL and SLUICE_EDGE_SECRET (${MIN_SECRET_LENGTH}+ characters)`);
   });
-  app.post(DIRECTORY_PATH, receivePush);
+  app.post(REPLICA_PATH, receivePush);
   app.use(gate);
   app.get('/q/:name', serveSavedQuery);
   app.all('*', (c) => forward(c));

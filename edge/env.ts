@@ -1,5 +1,5 @@
 import type { DurableObjectNamespace } from 'cloudflare:workers';
-import type { DirectoryObject } from './directory/object.ts';
+import type { ReplicaObject } from './replica/object.ts';
 import type { RateLimiterObject } from './rate-limit/object.ts';
 
 /** The Worker's bindings (wrangler.toml). */
@@ -8,6 +8,6 @@ export interface EdgeBindings {
   SLUICE_ORIGIN_URL: string;
   /** Shared with the origin (`wrangler secret put SLUICE_EDGE_SECRET`). */
   SLUICE_EDGE_SECRET: string;
-  DIRECTORY: DurableObjectNamespace<DirectoryObject>;
+  REPLICA: DurableObjectNamespace<ReplicaObject>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiterObject>;
 }

@@ -6,16 +6,16 @@ import { isPublicPath } from '../shared/access/public-paths.ts';
 import { type RateSpec, parseRate } from '../shared/access/rate.ts';
 import { ADMIN_TOKEN_PREFIX, hashSecret, hexEqual } from '../shared/access/secret.ts';
 import type { WindowDecision } from '../shared/access/window.ts';
-import type { EdgeKey, EdgeSecret } from '../shared/edge/directory.ts';
+import type { EdgeKey, EdgeSecret } from '../shared/edge/replica.ts';
 import { addCors, errorAnswer, newRequestId } from './answers.ts';
-import type { Lookup } from './directory/object.ts';
+import type { Lookup } from './replica/object.ts';
 import type { EdgeBindings } from './env.ts';
 
 /**
  * Who the caller is: the server key or an open server (`admin`), a scoped
  * key the edge verified (`key`), or someone only the origin can judge
  * (`origin`: an administrator token, no key, a key on a public endpoint,
- * or any request while the directory is not fresh).
+ * or any request while the replica is not fresh).
  */
 export type EdgeCaller = { kind: 'admin' } | { kind: 'key'; key: EdgeKey } | { kind: 'origin' };
 
@@ -80,17 +80,17 @@ function tooMany(c: Context<EdgeEnv>, gate: Gate, message: string, decision: Win
 }
 
 /**
- * Before every request but directory pushes, in the origin's order: the
+ * Before every request but replica pushes, in the origin's order: the
  * server-wide limit per client address (wrong keys count too), then the
- * caller, then the key's own limit. While the directory is not fresh
+ * caller, then the key's own limit. While the replica is not fresh
  * (never pushed, or its lease lapsed) nothing is decided here: the request
  * goes to the origin, which decides it all.
  */
 export const gate = createMiddleware<EdgeEnv>(async (c, next) => {
   const apiKey = c.req.header('x-api-key');
   const credential = apiKey === undefined ? null : await hashSecret(apiKey);
-  const directory = c.env.DIRECTORY.get(c.env.DIRECTORY.idFromName('directory'));
-  const lookup = await directory.lookup(credential, savedQueryName(c));
+  const replica = c.env.REPLICA.get(c.env.REPLICA.idFromName('replica'));
+  const lookup = await replica.lookup(credential, savedQueryName(c));
   const state: Gate = {
     requestId: newRequestId(),
     ip: c.req.header('cf-connecting-ip') ?? '',

@@ -4,7 +4,7 @@ import { createEdgeApp } from './app.ts';
  * The edge Worker (wrangler.toml `main`): the app, and the Durable Object
  * classes its bindings name.
  */
-export { DirectoryObject } from './directory/object.ts';
+export { ReplicaObject } from './replica/object.ts';
 export { RateLimiterObject } from './rate-limit/object.ts';
 
 export default createEdgeApp();

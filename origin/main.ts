@@ -18,7 +18,7 @@ import { configuredOutputs } from './audit/delivery/outputs.ts';
 import { configureAudit } from './audit/options.ts';
 import { warnAboutAuditKey } from './audit/startup.ts';
 import { warnAboutStoredSecrets } from './secrets/startup.ts';
-import { EdgeSync } from './edge/sync.ts';
+import { EdgeSync } from './edge-sync/sync.ts';
 import { projectPath } from './paths.ts';
 
 const logger = createLogger(process.env);

@@ -66,7 +66,7 @@ export const edgeCache: Scenario = {
     let reached: number;
     try {
       proxy.target(Number(new URL(origin.url).port));
-      await waitForLine(origin.logFile, 'edge directory in sync');
+      await waitForLine(origin.logFile, 'edge replica in sync');
       await origin.addConnection({ name: CONNECTION, ...pgConnectionFields(ctx.pgUrl) });
       await call(`${origin.url}/api/v1/queries`, {
         method: 'POST',
@@ -146,7 +146,7 @@ export const edgeCache: Scenario = {
       title: 'The edge Worker in Miniflare: a cached GET /q/<name> answered at the edge, against the origin answering it from its own cache',
       method: [
         `A saved query \`select * from ${LOOKUP_TABLE} where id = :id\` on PostgreSQL with \`cache_ttl\` 3600; \`GET /q/${QUERY}?id=${ID}\` (no API key).`,
-        'The edge: the Worker as `wrangler deploy --dry-run` bundles it, on workerd through Miniflare (edge/local/miniflare.ts), forwarding to the origin through a counting proxy; the origin pushes its directory to it (SLUICE_EDGE_URL).',
+        'The edge: the Worker as `wrangler deploy --dry-run` bundles it, on workerd through Miniflare (edge/local/miniflare.ts), forwarding to the origin through a counting proxy; the origin pushes its replica to it (SLUICE_EDGE_URL).',
         `Origin requests per ${HITS} hits: one request through the edge to fill its cache, then ${HITS} sequential requests, each checked to be \`X-Cache: HIT\`, counting what reached the proxy.`,
         `Rates: autocannon in the bench process on the same cores, a 2 s warm-up of each, then ${ctx.runs} rounds of ${ctx.seconds} s against the edge and then the origin (cached there too); medians of the rounds. Miniflare is a local simulator: on Cloudflare the hit is answered in the data centre nearest the client, which no local figure shows.`,
       ],

@@ -14,7 +14,7 @@ export const JS_PATH: StreamPath = { key: 'js', label: 'JS serializer', env: { S
 export const PUSHDOWN_PATH: StreamPath = { key: 'pushdown', label: 'engine push-down', env: { SLUICE_STREAM_PUSHDOWN: '1' } };
 
 /**
- * Push-down with the export on one DuckDB thread (`export_threads: 1`); the
+ * Push-down with the stream on one DuckDB thread (`stream_threads: 1`); the
  * default is the number of cores, at most 4, as the baseline COPY runs on
  * every core (ADR 0017).
  */
@@ -22,5 +22,5 @@ export const PUSHDOWN_ONE_THREAD_PATH: StreamPath = {
   key: 'pushdown-one-thread',
   label: 'engine push-down, 1 DuckDB thread',
   env: { SLUICE_STREAM_PUSHDOWN: '1' },
-  duckOptions: { export_threads: 1 },
+  duckOptions: { stream_threads: 1 },
 };

@@ -81,7 +81,7 @@ export const streamCsv: Scenario = {
       method: [
         `\`POST /execute_sql?stream=true&format=csv\` with \`select * from ${DUCK_TABLE}\` (BIGINT, INTEGER with NULLs, DOUBLE, VARCHAR needing quotes every 50th row, TIMESTAMP, TIMESTAMPTZ) against a real origin process (TZ=Europe/Paris); the client reads as fast as it can and checks the line count.`,
         `Baseline: DuckDB's own \`COPY (SELECT * FROM ${DUCK_TABLE}) TO 'file.csv' (FORMAT csv, HEADER)\` in the bench process, DuckDB defaults (threads = cores), the same file.`,
-        'Three origin configurations: the JS serializers, push-down with the connection\'s defaults (the export on `export_threads` = the number of cores, at most 4, as the baseline runs on every core; ADR 0017), and push-down on one DuckDB thread (`export_threads: 1`).',
+        'Three origin configurations: the JS serializers, push-down with the connection\'s defaults (the stream on `stream_threads` = the number of cores, at most 4, as the baseline runs on every core; ADR 0017), and push-down on one DuckDB thread (`stream_threads: 1`).',
         `Throughput is rows over the time from the request to the last byte. Baseline and origin runs alternate (${ctx.runs} each per origin configuration); medians.`,
         'The origin keeps its metadata store on the local PostgreSQL (`SLUICE_DATABASE_URL`, a fresh database), so its memory is the stream\'s, and runs with `SLUICE_QUERY_TIMEOUT=0` (the default 30 s limit spans the whole download and would cut a slow export short); the embedded store\'s own footprint is measured separately (last figures).',
         'Peak RSS: the origin process\'s VmHWM (reset before each run through /proc/<pid>/clear_refs) and VmRSS polled every 25 ms; the maximum over the runs.',

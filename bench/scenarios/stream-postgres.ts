@@ -82,7 +82,7 @@ export const streamPostgres: Scenario = {
         '`POST /execute_sql?stream=true&format=ndjson` with a `generate_series` select of 6 columns (int8, int4 with NULLs, float8, text, timestamp, timestamptz) against a real origin process; the client checks the line count.',
         'Baseline: `psql -c "\\copy (<same select>) to stdout"` into /dev/null (PostgreSQL text COPY through its own client; a different format, so the ratio is the cost of the whole path, not of one format).',
         `Baseline and origin runs alternate (${ctx.runs} each); medians. The store is on PostgreSQL and peak RSS is read as in stream-csv.`,
-        'Two origins: the JS serializers over the driver\'s values (`SLUICE_STREAM_PUSHDOWN=0`), and the push-down, where PostgreSQL renders each line in SQL and streams them by binary COPY (`origin/drivers/pg-render.ts`, byte-identical to the JS path).',
+        'Two origins: the JS serializers over the driver\'s values (`SLUICE_STREAM_PUSHDOWN=0`), and the push-down, where PostgreSQL renders each line in SQL and streams them by binary COPY (`origin/drivers/postgres/render.ts`, byte-identical to the JS path).',
       ],
       figures,
       notes: [],

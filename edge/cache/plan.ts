@@ -31,13 +31,13 @@ function rulesOf(name: string, version: number, definitions: Record<string, unkn
  * only when it reaches exactly the decision the origin would before its own
  * cache (origin/services/queries/run.ts), and otherwise forwards:
  *
- * - the directory is fresh and the caller is the server key (or the server
+ * - the replica is fresh and the caller is the server key (or the server
  *   is open) or a scoped key the edge verified, without `quota`,
  *   `max_concurrent` (both counted by the origin on every call, hits
  *   included), `allowed_tables` or `max_rows`;
  * - the query is published with a `cache_ttl` and the origin marked its
  *   published version cacheable at the edge (one read statement on an
- *   active connection; see origin/edge/directory.ts), and the key's grants
+ *   active connection; see origin/edge-sync/replica.ts), and the key's grants
  *   reach it on its default connection, both of the key's workspace
  *   (shared/access/reach.ts);
  * - the request asks nothing but parameters, `format`, `page` and

@@ -81,7 +81,7 @@ export async function startLocalEdge(options: LocalEdgeOptions): Promise<LocalEd
     modules: true,
     scriptPath: await buildEdge(),
     compatibilityDate: await compatibilityDate(),
-    durableObjects: { DIRECTORY: 'DirectoryObject', RATE_LIMITER: 'RateLimiterObject' },
+    durableObjects: { REPLICA: 'ReplicaObject', RATE_LIMITER: 'RateLimiterObject' },
     bindings: { SLUICE_ORIGIN_URL: options.originUrl, SLUICE_EDGE_SECRET: options.secret },
     cf: false,
     host: options.host ?? '127.0.0.1',

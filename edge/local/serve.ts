@@ -6,7 +6,7 @@ import { startLocalEdge } from './miniflare.ts';
  * origin. SLUICE_ORIGIN_URL (default http://127.0.0.1:8080) and
  * SLUICE_EDGE_SECRET (the origin's) as for a deploy; SLUICE_EDGE_HOST and
  * SLUICE_EDGE_PORT (default 127.0.0.1:8787) where it listens. Start the
- * origin with SLUICE_EDGE_URL pointing here; it pushes its directory.
+ * origin with SLUICE_EDGE_URL pointing here; it pushes its replica.
  */
 const secret = process.env.SLUICE_EDGE_SECRET ?? '';
 if (secret.length < MIN_SECRET_LENGTH) {

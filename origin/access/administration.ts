@@ -1,4 +1,4 @@
-import type { Caller } from '../http/context.ts';
+import type { Caller } from './caller.ts';
 import { type AdminRole, type Capability, capabilitiesOf, roleHas } from './capabilities.ts';
 
 /**

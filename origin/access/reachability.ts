@@ -1,6 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Env } from '../env.ts';
-import type { AppDeps, Caller, CallerAdministrator } from '../http/context.ts';
+import type { AppDeps } from '../deps.ts';
+import type { Caller, CallerAdministrator } from './caller.ts';
 import { type QueryRow, type QueryVersionRow, connections, queries, queryVersions } from '../store/schema/index.ts';
 import { type GrantTarget, connectionGranted, keyReaches, keyUsesConnection } from '../../shared/access/reach.ts';
 import { formatRate } from '../../shared/access/rate.ts';

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from '../observability/logger.ts';
 import { SluiceError } from '../errors.ts';
-import type { Caller } from '../http/context.ts';
+import type { Caller } from './caller.ts';
 import type { Store } from '../store/open.ts';
 import { usageCounters } from '../store/schema/index.ts';
 import { type QuotaPeriod, parseQuota } from '../../shared/access/rate.ts';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../http/context.ts';
+import type { AppDeps } from '../deps.ts';
 import { keyRotationAlerts } from '../secrets/alert.ts';
 import type { Alert } from './types.ts';
 

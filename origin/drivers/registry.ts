@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { DuckdbDriver } from './duckdb.ts';
-import { pipesOpen } from './duckdb-pipe.ts';
-import { MysqlDriver } from './mysql.ts';
-import { PostgresDriver } from './postgres.ts';
-import { SqliteDriver } from './sqlite.ts';
+import { DuckdbDriver } from './duckdb/driver.ts';
+import { pipesOpen } from './duckdb/pipe.ts';
+import { MysqlDriver } from './mysql/driver.ts';
+import { PostgresDriver } from './postgres/driver.ts';
+import { SqliteDriver } from './sqlite/driver.ts';
 import type { ConnectionSettings, Driver, DriverEnv } from './types.ts';
 
 export type { DriverEnv } from './types.ts';
@@ -96,7 +96,7 @@ export class DriverRegistry {
     return total;
   }
 
-  /** DuckDB exports written into pipes now (the `stream_pipes` gauge). */
+  /** DuckDB streams written into pipes now (the `stream_pipes` gauge). */
   pipeCount(): number {
     return pipesOpen();
   }

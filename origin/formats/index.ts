@@ -8,7 +8,7 @@ import type { ColumnMeta } from '../drivers/types.ts';
 import { SluiceError } from '../errors.ts';
 import type { Value } from '../values.ts';
 
-export { uniqueColumnNames } from './names.ts';
+export { uniqueColumnNames } from '../drivers/column-names.ts';
 
 export const FORMATS = ['json', 'ndjson', 'csv', 'tsv', 'xml', 'yaml', 'xlsx', 'parquet'] as const;
 export type Format = (typeof FORMATS)[number];

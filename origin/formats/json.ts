@@ -7,7 +7,7 @@ import type { ColumnMeta } from '../drivers/types.ts';
 import type { Value } from '../values.ts';
 import type { Serializer } from './index.ts';
 import { jsonValue } from './json-text.ts';
-import { uniqueColumnNames } from './names.ts';
+import { uniqueColumnNames } from '../drivers/column-names.ts';
 import { textChunks } from './text.ts';
 
 /** `{"a":…,"b":…}` renderer for a fixed set of column names. */

@@ -40,7 +40,7 @@ import { collectIfHeapGrew, collectYoungGarbage } from '../native-memory.ts';
 import type { ColumnMeta } from '../drivers/types.ts';
 import type { Value } from '../values.ts';
 import type { Serializer } from './index.ts';
-import { uniqueColumnNames } from './names.ts';
+import { uniqueColumnNames } from '../drivers/column-names.ts';
 import { MISFIT, planColumn, type ColumnPlan } from './parquet-columns.ts';
 
 // Measured, 1M rows x 6 columns: 10k-row groups 375k rows/s at +100 MiB peak RSS,
@@ -109,7 +109,7 @@ async function writeParquet(path: string, columns: ColumnMeta[], rows: AsyncIter
       group = [];
       await writeAll(file, bytes);
       // Written groups are garbage in the old generation by now: collect them every ~32 MB, or
-      // V8 lets the heap grow by ~150 MB over a long export. Measured on 5M rows x 6 columns:
+      // V8 lets the heap grow by ~150 MB over a long stream. Measured on 5M rows x 6 columns:
       // every 64 MB peaks at 307 MiB in 28 s, every 32 MB at 269 MiB in 29-32 s.
       collectIfHeapGrew(HEAP_GROWTH_BEFORE_COLLECTING);
       return writer;

@@ -6,7 +6,7 @@
  */
 import type { Value } from '../values.ts';
 import type { Serializer } from './index.ts';
-import { uniqueColumnNames } from './names.ts';
+import { uniqueColumnNames } from '../drivers/column-names.ts';
 import { textChunks, valueText } from './text.ts';
 
 const SPECIAL = /[\\\t\n\r]/;

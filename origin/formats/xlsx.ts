@@ -25,7 +25,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import { Decimal, LocalTimestamp, SqlDate, type Value } from '../values.ts';
 import type { Serializer } from './index.ts';
-import { uniqueColumnNames } from './names.ts';
+import { uniqueColumnNames } from '../drivers/column-names.ts';
 import { valueText, xmlLegal } from './text.ts';
 
 const BACKLOG_LIMIT = 1024 * 1024;

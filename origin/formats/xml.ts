@@ -13,7 +13,8 @@
  */
 import type { Value } from '../values.ts';
 import type { Serializer } from './index.ts';
-import { uniqueColumnNames, xmlElementNames } from './names.ts';
+import { uniqueColumnNames } from '../drivers/column-names.ts';
+import { xmlElementNames } from './names.ts';
 import { textChunks, valueText, xmlLegal } from './text.ts';
 
 const TEXT_SPECIAL = /[&<>\r]/;

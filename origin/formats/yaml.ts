@@ -17,7 +17,7 @@
 import { Decimal, JsonValue, type Value } from '../values.ts';
 import type { Serializer } from './index.ts';
 import { decimalLiteral, jsonNested } from './json-text.ts';
-import { uniqueColumnNames } from './names.ts';
+import { uniqueColumnNames } from '../drivers/column-names.ts';
 import { textChunks, valueText } from './text.ts';
 
 const YAML_UNSAFE = /[\u007F-\u009F\u2028\u2029\uFEFF\uFFFE\uFFFF]/;

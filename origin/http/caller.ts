@@ -8,7 +8,8 @@ import type { AccessSnapshot } from '../access/directory-snapshot.ts';
 import { lastUsed } from '../access/last-used.ts';
 import { periodKey } from '../access/periods.ts';
 import { SluiceError } from '../errors.ts';
-import type { AppEnv, Caller } from './context.ts';
+import type { AppEnv } from './context.ts';
+import type { Caller } from '../access/caller.ts';
 
 const OPEN: Caller = { name: '-', admin: true, via: 'open' };
 const BREAK_GLASS: Caller = { name: 'admin', admin: true, via: 'break-glass' };
@@ -30,7 +31,7 @@ export const unauthorized = () => new SluiceError('unauthorized', UNAUTHORIZED_M
  * Anything else is 401 with one body, except on public endpoints, which
  * answer an anonymous caller. A request the edge forwarded carries, instead
  * of `X-API-Key`, the SHA-256 of the key the client sent there (its verified
- * assertion, origin/edge/assertion.ts): it is identified the same way.
+ * assertion, origin/http/edge-assertion.ts): it is identified the same way.
  * Secrets are looked up by SHA-256 in the access directory (memory); the
  * server key is compared in constant time.
  */

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SluiceError } from '../errors.ts';
-import { requestScopeOf } from '../observability/request-context.ts';
+import { requestScopeOf } from './request-scope.ts';
 import type { AppEnv } from './context.ts';
 import { isManagementPath } from './route-family.ts';
 

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { pageSerialized } from '../observability/query-log.ts';
 import type { RunEntry } from '../services/history/recorder.ts';
 import { failureMessage, isRecordedFailure, roundMs } from '../services/history/outcome.ts';
-import { type PageRun, type RunInput, runPage, runStream } from '../services/query/run-sql.ts';
+import { type PageRun, type RunInput, runPage, runStream } from '../services/run/run-sql.ts';
 import type { AppEnv } from './context.ts';
 import { pageResponse, streamResponse } from './rows-response.ts';
 

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { serializerFor, type Format } from '../formats/index.ts';
 import { renderedLines } from '../formats/lines.ts';
-import type { PageRun, StreamRun } from '../services/query/run-sql.ts';
+import type { PageRun, StreamRun } from '../services/run/run-sql.ts';
 import type { AppEnv } from './context.ts';
 
 /** Formats that are files rather than documents: always offered as a download. */

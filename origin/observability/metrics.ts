@@ -71,7 +71,7 @@ const poolIdle = new Gauge({
 
 const streamPipes = new Gauge({
   name: 'sluice_stream_pipes',
-  help: 'DuckDB exports written by DuckDB into a pipe of their own now; at the limit (half the libuv pool) further ones fetch their lines.',
+  help: 'DuckDB streams written by DuckDB into a pipe of their own now; at the limit (half the libuv pool) further ones fetch their lines.',
   registers: [registry],
 });
 
@@ -131,7 +131,7 @@ export function observeSerialization(format: string, seconds: number): void {
   serializationDuration.observe({ format }, seconds);
 }
 
-export function countStreamExport(status: 'success' | 'truncated'): void {
+export function countPushdownStream(status: 'success' | 'truncated'): void {
   streamExports.inc({ status });
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Dialect } from '../drivers/types.ts';
-import type { AppDeps } from '../http/context.ts';
+import type { AppDeps } from '../deps.ts';
 import { memoByText } from '../text-memo.ts';
-import { countStreamExport, observeSerialization, queryFinished, queryStarted } from './metrics.ts';
+import { countPushdownStream, observeSerialization, queryFinished, queryStarted } from './metrics.ts';
 import type { RequestScope } from './request-context.ts';
 
 export interface QueryStart {
@@ -66,7 +66,7 @@ export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, scope: Reque
         seconds: ms / 1000,
         rows: outcome.rows,
       });
-      if (start.paging === null && outcome.ok) countStreamExport(outcome.capped ? 'truncated' : 'success');
+      if (start.paging === null && outcome.ok) countPushdownStream(outcome.capped ? 'truncated' : 'success');
       const threshold = deps.env.SLUICE_SLOW_QUERY_THRESHOLD;
       if (threshold > 0 && ms >= threshold * 1000) {
         deps.logger.warn({ ...fields, duration_ms: Math.round(ms * 100) / 100 }, `slow query: at least ${threshold} s`);

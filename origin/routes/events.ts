@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
-import type { AppDeps, AppEnv } from '../http/context.ts';
-import { type EventView, eventViewFor } from '../observability/event-visibility.ts';
+import type { AppDeps } from '../deps.ts';
+import type { AppEnv } from '../http/context.ts';
+import { type EventView, eventViewFor } from '../services/history/event-view.ts';
 import { type FeedRun, runFeed, runsAfter } from '../observability/run-feed.ts';
-import { requestScopeOf } from '../observability/request-context.ts';
+import { requestScopeOf } from '../http/request-scope.ts';
 
 /** A comment line this often keeps proxies from closing an idle stream. */
 const KEEPALIVE_MS = 15_000;

@@ -2,12 +2,12 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { admitted } from '../http/admission.ts';
 import { clientSignal } from '../http/client-signal.ts';
-import { requestScopeOf } from '../observability/request-context.ts';
+import { requestScopeOf } from '../http/request-scope.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { respondRows } from '../http/respond-rows.ts';
-import { prepareAdhocRun } from '../services/query/adhoc.ts';
-import { requestRowOptions, rowOptionFields } from '../services/query/options.ts';
+import { prepareAdhocRun } from '../services/run/adhoc.ts';
+import { requestRowOptions, rowOptionFields } from '../services/run/options.ts';
 
 const bodySchema = z.strictObject({
   sql: z.string({ error: 'sql is required' }),
@@ -19,7 +19,7 @@ const bodySchema = z.strictObject({
 /**
  * POST /execute_sql: one ad-hoc statement, paged or streamed, in any format;
  * recorded in history with no query. A scoped key needs a `connections`
- * grant of the connection; its limits apply (origin/services/query/options.ts).
+ * grant of the connection; its limits apply (origin/services/run/options.ts).
  */
 export const executeSql = new Hono<AppEnv>().post('/execute_sql', async (c) => {
   const body = await readBody(c, bodySchema);

@@ -1,5 +1,5 @@
 import type { Alert } from '../alerts/types.ts';
-import type { AppDeps } from '../http/context.ts';
+import type { AppDeps } from '../deps.ts';
 import { secretsReport, storedSecrets } from './inventory.ts';
 import { secretKeyring } from './keyring.ts';
 

@@ -1,6 +1,8 @@
 import { SluiceError, badRequest } from '../errors.ts';
-import { ENV_REFERENCE } from '../services/connections/fields.ts';
 import { type SecretKeyring, UndecryptableError, isEncrypted } from './keyring.ts';
+
+/** A password that is wholly a `${VAR}` reference, expanded from the environment at connect time. */
+export const ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /**
  * A stored password (connection or destination) is null, a `${VAR}`

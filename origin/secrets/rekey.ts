@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../audit/record.ts';
 import { SluiceError } from '../errors.ts';
-import type { AppDeps, Caller } from '../http/context.ts';
+import type { AppDeps } from '../deps.ts';
+import type { Caller } from '../access/caller.ts';
 import { type SecretsReport, type StoredSecret, secretsReport, storedSecrets } from './inventory.ts';
 import { secretKeyring } from './keyring.ts';
 

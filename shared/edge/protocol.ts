@@ -4,15 +4,15 @@
  * very code). Two messages are signed, each with its own purpose label so a
  * signature of one can never pass for the other:
  *
- * - directory pushes, origin -> edge (`POST /__sluice/edge/directory`): the
+ * - replica pushes, origin -> edge (`POST /__sluice/edge/replica`): the
  *   body is signed; it carries a timestamp and a sequence number the edge
- *   only ever lets grow (docs/decisions/0012-edge-directory-consistency.md);
+ *   only ever lets grow (docs/decisions/0012-edge-replica-consistency.md);
  * - caller assertions, edge -> origin (`X-Sluice-Edge-Assertion` on every
  *   forwarded request): who the edge saw calling, bound to the method and
  *   target of that request and to a timestamp.
  */
 
-export const DIRECTORY_PATH = '/__sluice/edge/directory';
+export const REPLICA_PATH = '/__sluice/edge/replica';
 export const SIGNATURE_HEADER = 'X-Sluice-Signature';
 export const ASSERTION_HEADER = 'X-Sluice-Edge-Assertion';
 /** Timestamps further than this from the receiver's clock are refused (clock skew plus transit). */
@@ -20,7 +20,7 @@ export const MAX_SKEW_MS = 30_000;
 /** The secret must carry at least 256 bits when written as text. */
 export const MIN_SECRET_LENGTH = 32;
 
-type Purpose = 'directory' | 'assertion';
+type Purpose = 'replica' | 'assertion';
 
 const encoder = new TextEncoder();
 const keys = new Map<string, Promise<CryptoKey>>();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicPath } from '../../shared/access/public-paths.ts';
 import { createApp } from '../../origin/app.ts';
-import type { AppDeps } from '../../origin/http/context.ts';
+import type { AppDeps } from '../../origin/deps.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { ADMIN_KEY, type Reply, apiKey, asAdmin, bearer, expectError, expectStatus, expectUnauthorized, unique } from './fixtures.ts';
 

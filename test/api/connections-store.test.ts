@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseCache } from '../../origin/cache/response-cache.ts';
 import type { DriverRegistry } from '../../origin/drivers/registry.ts';
 import { parseEnv } from '../../origin/env.ts';
-import type { AppDeps } from '../../origin/http/context.ts';
+import type { AppDeps } from '../../origin/deps.ts';
 import { createConnection } from '../../origin/services/connections/create.ts';
 import { ConnectionUsage } from '../../origin/services/connections/usage.ts';
 import type { HistoryRecorder } from '../../origin/services/history/recorder.ts';

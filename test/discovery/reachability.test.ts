@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticationRequired, callerAccess, reachableQueries } from '../../origin/access/reachability.ts';
 import type { Env } from '../../origin/env.ts';
-import type { Caller } from '../../origin/http/context.ts';
+import type { Caller } from '../../origin/access/caller.ts';
 import { resolveRunnable } from '../../origin/services/queries/resolve.ts';
 import { type Store, openStore } from '../../origin/store/open.ts';
 import { queries, queryVersions } from '../../origin/store/schema/index.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../origin/app.ts';
-import type { AppDeps } from '../../origin/http/context.ts';
+import type { AppDeps } from '../../origin/deps.ts';
 import { MANAGEMENT_ENDPOINTS } from '../../origin/services/discovery/management-paths.ts';
 import { STATIC_ENDPOINTS } from '../../origin/services/discovery/static-paths.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseArray } from '../../origin/drivers/pg-types.ts';
+import { parseArray } from '../../origin/drivers/postgres/types.ts';
 import { createRedactor, redact, statementDetail } from '../../origin/drivers/redact.ts';
 import {
   dateText,

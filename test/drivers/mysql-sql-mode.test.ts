@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { MysqlDriver } from '../../origin/drivers/mysql.ts';
+import { MysqlDriver } from '../../origin/drivers/mysql/driver.ts';
 import { env, eventually, readAll, request } from './helpers.ts';
 
 /**

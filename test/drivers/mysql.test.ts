@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MysqlDriver } from '../../origin/drivers/mysql.ts';
+import { MysqlDriver } from '../../origin/drivers/mysql/driver.ts';
 import { Decimal, Instant, JsonValue, LocalTimestamp, SqlDate, SqlTime } from '../../origin/values.ts';
 import { recordSecret } from '../harness/run-record.ts';
 import { MY, env, eventually, failure, mysqlCli, readAll, request, uniqueName } from './helpers.ts';

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PostgresDriver } from '../../origin/drivers/postgres.ts';
+import { PostgresDriver } from '../../origin/drivers/postgres/driver.ts';
 import { postgresServerBinDir } from '../harness/components.ts';
 import { recordSecret } from '../harness/run-record.ts';
 import { env, failure, readAll, request } from './helpers.ts';

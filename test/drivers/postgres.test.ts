@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PostgresDriver } from '../../origin/drivers/postgres.ts';
+import { PostgresDriver } from '../../origin/drivers/postgres/driver.ts';
 import { Decimal, Instant, JsonValue, LocalTimestamp, SqlDate, SqlTime } from '../../origin/values.ts';
 import { PG, env, eventually, failure, psql, readAll, request, uniqueName } from './helpers.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { SqliteDriver, affinityKind } from '../../origin/drivers/sqlite.ts';
+import { SqliteDriver, affinityKind } from '../../origin/drivers/sqlite/driver.ts';
 import { childPids, env, eventually, failure, readAll, request } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sluice-sqlite-'));

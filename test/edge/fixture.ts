@@ -12,7 +12,7 @@ import { recordingFetch } from '../harness/run-record.ts';
  * front of it, and two small proxies the tests control:
  *
  *   client -> edge -> spy -> origin          (the spy counts what reaches the origin)
- *   origin -> link -> edge                   (directory pushes; the link can be cut)
+ *   origin -> link -> edge                   (replica pushes; the link can be cut)
  */
 
 export const ADMIN_KEY = 'edge-test-admin-key-0123456789abcdef';
@@ -142,7 +142,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...options.env,
     },
   });
-  await waitForLog(origin.logs, 'edge directory in sync');
+  await waitForLog(origin.logs, 'edge replica in sync');
   const viaEdge = sender(edge.url, 'edge');
   return {
     origin,

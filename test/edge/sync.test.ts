@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DirectoryPush } from '../../shared/edge/directory.ts';
-import { DIRECTORY_PATH, SIGNATURE_HEADER, sign } from '../../shared/edge/protocol.ts';
+import type { ReplicaPush } from '../../shared/edge/replica.ts';
+import { REPLICA_PATH, SIGNATURE_HEADER, sign } from '../../shared/edge/protocol.ts';
 import { ADMIN, type Stack, createKey, createQuery, eventually, originRequests, q, startStack } from './fixture.ts';
 
-/** Directory sync: signed, numbered pushes; a lease that lapses when the origin cannot reach the edge. */
+/** Replica sync: signed, numbered pushes; a lease that lapses when the origin cannot reach the edge. */
 let stack: Stack;
 let query: string;
 
@@ -14,11 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-async function push(message: Partial<DirectoryPush>, secret = stack.secret) {
+async function push(message: Partial<ReplicaPush>, secret = stack.secret) {
   const body = JSON.stringify({ ts: Date.now(), leaseMs: 60_000, ...message });
-  const res = await stack.fetch(DIRECTORY_PATH, {
+  const res = await stack.fetch(REPLICA_PATH, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: await sign(secret, 'directory', body) },
+    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: await sign(secret, 'replica', body) },
     body,
   });
   return { status: res.status, body: (await res.json()) as { seq?: number; error?: string } };
@@ -28,7 +28,7 @@ describe('pushes to the edge', () => {
   it('are refused unless signed with the edge secret and fresh', async () => {
     expect((await push({ seq: Number.MAX_SAFE_INTEGER, changes: {} }, 'a-secret-that-is-not-the-edge-secret-0000')).status).toBe(401);
     expect((await push({ seq: Number.MAX_SAFE_INTEGER, changes: {}, ts: Date.now() - 10 * 60_000 })).status).toBe(401);
-    const res = await stack.fetch(DIRECTORY_PATH, { method: 'POST', body: '{}' });
+    const res = await stack.fetch(REPLICA_PATH, { method: 'POST', body: '{}' });
     expect(res.status).toBe(401);
   });
 

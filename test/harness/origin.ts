@@ -162,7 +162,7 @@ export async function logsCaughtUp(origin: Origin): Promise<void> {
 /**
  * An origin with the edge in front: the edge is started first (its origin
  * URL names a port picked for the origin), then the origin pushing its
- * directory to it; ready once the origin logs its first push.
+ * replica to it; ready once the origin logs its first push.
  */
 async function startBehindEdge(options: OriginOptions, attempt = 1): Promise<Origin> {
   const port = await freePort();
@@ -182,7 +182,7 @@ async function startBehindEdge(options: OriginOptions, attempt = 1): Promise<Ori
     throw err;
   }
   try {
-    await waitForLog(origin.logs, 'edge directory in sync');
+    await waitForLog(origin.logs, 'edge replica in sync');
   } catch (err) {
     await Promise.all([origin.stop(), edge.stop()]);
     throw err;

@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DuckdbDriver } from '../../origin/drivers/duckdb.ts';
-import { pipesOpen } from '../../origin/drivers/duckdb-pipe.ts';
+import { DuckdbDriver } from '../../origin/drivers/duckdb/driver.ts';
+import { pipesOpen } from '../../origin/drivers/duckdb/pipe.ts';
 import { READ_ONLY_ENV, duckFixture, request } from './pushdown.ts';
 
-/** Where the system cannot make named pipes (no `mkfifo`), DuckDB exports fetch the rendered lines instead. */
+/** Where the system cannot make named pipes (no `mkfifo`), DuckDB streams fetch the rendered lines instead. */
 
 let dir: string;
 let driver: DuckdbDriver;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   let file: string;
   ({ dir, file } = await duckFixture('sluice-no-pipes-', ['CREATE TABLE numbers AS SELECT i FROM range(3) t(i)']));
   driver = new DuckdbDriver({ type: 'duckdb', database: file, options: {} }, READ_ONLY_ENV);
-  // This test file runs in its own process: the first export finds no mkfifo and remembers it.
+  // This test file runs in its own process: the first stream finds no mkfifo and remembers it.
   process.env.PATH = dir;
 });
 

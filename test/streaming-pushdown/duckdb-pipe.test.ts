@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { DuckdbDriver } from '../../origin/drivers/duckdb.ts';
-import { memoryBytes, pipesOpen } from '../../origin/drivers/duckdb-pipe.ts';
-import { plansAsStream } from '../../origin/drivers/duckdb-scan-tasks.ts';
+import { DuckdbDriver } from '../../origin/drivers/duckdb/driver.ts';
+import { memoryBytes, pipesOpen } from '../../origin/drivers/duckdb/pipe.ts';
+import { plansAsStream } from '../../origin/drivers/duckdb/scan-tasks.ts';
 import { SluiceError } from '../../origin/errors.ts';
 import { READ_ONLY_ENV, duckFixture, firstDifference, jsBytes, pushedBytes, request } from './pushdown.ts';
 
 /**
- * DuckDB writing an export into its own pipe (duckdb-pipe.ts): what happens
+ * DuckDB writing a stream into its own pipe (duckdb-pipe.ts): what happens
  * around the bytes. Their equality with the JS serializers' is proven in
  * duckdb.test.ts.
  */
@@ -48,12 +48,12 @@ async function text(chunks: AsyncIterable<Uint8Array>): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** The folders exports keep their pipes in, while they run. */
+/** The folders streams keep their pipes in, while they run. */
 async function pipesLeft(): Promise<string[]> {
-  return (await readdir(tmpdir())).filter((name) => name.startsWith('sluice-export-'));
+  return (await readdir(tmpdir())).filter((name) => name.startsWith('sluice-stream-'));
 }
 
-describe('DuckDB exports through a pipe', () => {
+describe('DuckDB streams through a pipe', () => {
   it('are taken for a READ_ONLY file, and leave no pipe behind', async () => {
     const before = await pipesLeft();
     const lines = await driver.streamLines!(request('select i from numbers order by i'), 'csv');
@@ -64,8 +64,8 @@ describe('DuckDB exports through a pipe', () => {
     expect(await pipesLeft()).toEqual(before);
   });
 
-  it('run on `export_threads` threads, lookups on `threads`', async () => {
-    const options = { threads: 1, export_threads: 3 };
+  it('run on `stream_threads` threads, lookups on `threads`', async () => {
+    const options = { threads: 1, stream_threads: 3 };
     const threads = new DuckdbDriver({ type: 'duckdb', database: join(dir, 'threads.duckdb'), options }, READ_ONLY_ENV);
     try {
       const sql = "select current_setting('threads') as n";
@@ -85,7 +85,7 @@ describe('DuckDB exports through a pipe', () => {
     expect(body.split('\n').length - 1).toBe(2_000_000);
   });
 
-  it('stop a long export closed after its first chunk', async () => {
+  it('stop a long stream closed after its first chunk', async () => {
     const lines = await driver.streamLines!(request('select i from range(1000000000) t(i)'), 'ndjson');
     const iterator = lines!.batches[Symbol.asyncIterator]();
     expect((await iterator.next()).done).toBe(false);
@@ -103,16 +103,16 @@ describe('DuckDB exports through a pipe', () => {
     expect(pipesOpen()).toBe(0);
   });
 
-  // With more than one thread the export's plan is read first: on the export's instance that read waited for ever.
-  it.each([1, 2])('free a statement that opened its own pipe for reading once the client goes (%i export threads)', async (threads) => {
-    const options = { files: { extra: join(dir, 'extra.csv') }, export_threads: threads };
+  // With more than one thread the stream's plan is read first: on the stream's instance that read waited for ever.
+  it.each([1, 2])('free a statement that opened its own pipe for reading once the client goes (%i stream threads)', async (threads) => {
+    const options = { files: { extra: join(dir, 'extra.csv') }, stream_threads: threads };
     const withFile = new DuckdbDriver({ type: 'duckdb', database: join(dir, 'other.duckdb'), options }, READ_ONLY_ENV);
-    // The export instance allows the configured file and its pipe (in tmpdir()/sluice-export-*, so
-    // sorted first); on the shared instance the same expression names the file, so the statement
+    // The stream instance allows the configured file and its pipe (in tmpdir()/sluice-stream-*): the
+    // expression names the pipe there; on the shared instance it names the file, so the statement
     // passes the plan step there.
     const abort = new AbortController();
-    const paths = `list_filter(current_setting('allowed_paths'), p -> p like '%/extra.csv' or p like '%/sluice-export-%')`;
-    const sql = `select * from read_csv(list_sort(${paths})[1])`;
+    const allowed = (pattern: string) => `list_filter(current_setting('allowed_paths'), p -> p like '${pattern}')[1]`;
+    const sql = `select * from read_csv(coalesce(${allowed('%/sluice-stream-%')}, ${allowed('%/extra.csv')}))`;
     const started = withFile.streamLines!({ ...request(sql), signal: abort.signal }, 'csv');
     setTimeout(() => abort.abort(), 300);
     try {
@@ -123,7 +123,7 @@ describe('DuckDB exports through a pipe', () => {
     }
   });
 
-  it('leave further exports to the line path while every pipe is taken', async () => {
+  it('leave further streams to the line path while every pipe is taken', async () => {
     const held = [];
     const pipes = Math.max(1, Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2));
     for (let i = 0; i <= pipes + 1; i++) held.push(await driver.streamLines!(request('select i from range(100000000) t(i)'), 'csv'));
@@ -133,7 +133,7 @@ describe('DuckDB exports through a pipe', () => {
   });
 });
 
-describe('DuckDB exports through a pipe with two threads', () => {
+describe('DuckDB streams through a pipe with two threads', () => {
   async function exported(sql: string): Promise<string> {
     const lines = await twoThreads.streamLines!(request(sql), 'csv');
     expect(pipesOpen()).toBe(1);

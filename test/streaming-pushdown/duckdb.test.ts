@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuckdbDriver } from '../../origin/drivers/duckdb.ts';
+import { DuckdbDriver } from '../../origin/drivers/duckdb/driver.ts';
 import { LINE_FORMATS, READ_ONLY_ENV, duckFixture, firstDifference, jsBytes, pushedBytes } from './pushdown.ts';
 
 /**

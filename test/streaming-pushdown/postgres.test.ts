@@ -1,7 +1,7 @@
 import './zone.ts';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresDriver } from '../../origin/drivers/postgres.ts';
+import { PostgresDriver } from '../../origin/drivers/postgres/driver.ts';
 import type { SluiceError } from '../../origin/errors.ts';
 import { PG, eventually, psql, uniqueName } from '../drivers/helpers.ts';
 import { LINE_FORMATS, firstDifference, jsBytes, pushedBytes, request } from './pushdown.ts';

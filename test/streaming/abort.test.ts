@@ -88,7 +88,7 @@ describe.each(['postgres', 'mysql'] as const)('%s', (driver) => {
     await answers(driver);
   });
 
-  it('stops a parquet export (nothing sent yet) when the client aborts', async () => {
+  it('stops a parquet stream (nothing sent yet) when the client aborts', async () => {
     const db = env.dbs[driver];
     const tag = unique('abortpq');
     await startAndAbort(driver, tag, 'parquet', 0, async () => {
@@ -101,7 +101,7 @@ describe.each(['postgres', 'mysql'] as const)('%s', (driver) => {
   });
 });
 
-/** The `sluice_stream_pipes` gauge: DuckDB exports written into a pipe now. */
+/** The `sluice_stream_pipes` gauge: DuckDB streams written into a pipe now. */
 async function pipes(): Promise<number> {
   const res = await env.origin.fetch('/metrics');
   return Number(/^sluice_stream_pipes (\S+)$/m.exec(await res.text())![1]);

@@ -2,7 +2,8 @@ import { createMiddleware } from 'hono/factory';
 import { DEFAULT_WORKSPACE, holds, isAdministrator } from '../../access/administration.ts';
 import { CAPABILITIES, type Capability } from '../../access/capabilities.ts';
 import { SluiceError } from '../../errors.ts';
-import type { AppEnv, Caller } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
+import type { Caller } from '../../access/caller.ts';
 
 /** An area of the Management API: `<area>.read` is a capability (`queries`, `audit`, ...). */
 export type CapabilityArea = Capability extends infer C ? (C extends `${infer A}.read` ? A : never) : never;

@@ -1,5 +1,5 @@
 import { asc, count, eq } from 'drizzle-orm';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { adminTokens, administrators } from '../../store/schema/index.ts';
 import { findAdministrator, tokenCount } from './lookup.ts';
 import { type AdministratorRead, type AdministratorView, administratorRead, administratorView } from './view.ts';

@@ -1,7 +1,8 @@
 import { capabilitiesIn, holds, maySee, roleIn, roleIsServerWide } from '../../access/administration.ts';
 import type { AdminRole, Capability } from '../../access/capabilities.ts';
 import { accessDirectory } from '../../access/directory.ts';
-import type { AppDeps, Caller, CallerVia } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller, CallerVia } from '../../access/caller.ts';
 
 /** `GET /api/v1/me`: who the caller is and what they may do in the workspace they act in, and where else. */
 export interface MeView {

@@ -1,6 +1,6 @@
 import { SluiceError } from '../../errors.ts';
 import { formatDate } from '../../time.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { type CacheEntry, type CacheEntryInfo, type CacheMeta, secondsLeft } from '../../cache/response-cache.ts';
 import { CACHE_KEY_PATTERN } from '../../../shared/cache-key.ts';
 

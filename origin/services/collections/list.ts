@@ -1,5 +1,5 @@
 import { asc } from 'drizzle-orm';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { queries } from '../../store/schema/index.ts';
 import { type CollectionGrants, type GrantHolders, storeGrants } from './grants.ts';
 import { byName } from './lookup.ts';

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Dialect } from '../../drivers/types.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { inspect } from '../../sql/index.ts';
 import { connections, queries, queryVersions } from '../../store/schema/index.ts';
 import { type CollectionGrants, hasHolders, storeGrants } from './grants.ts';

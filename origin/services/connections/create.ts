@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
 import { sealPassword } from '../../secrets/passwords.ts';
 import { connections } from '../../store/schema/index.ts';

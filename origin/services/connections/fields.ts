@@ -16,9 +16,6 @@ const TYPE_ALIASES: Record<string, DriverType> = { mariadb: 'mysql' };
 /** The password as responses show a literal one. Sent back, it keeps the stored password. */
 export const PASSWORD_MASK = '********';
 
-/** A password that is wholly a `${VAR}` reference, expanded from the environment at connect time. */
-export const ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
-
 const dbField = z.string().transform((value, ctx): DriverType => {
   const type = TYPE_ALIASES[value] ?? value;
   if ((SUPPORTED_TYPES as string[]).includes(type)) return type as DriverType;

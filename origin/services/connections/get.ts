@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { findConnection } from './lookup.ts';
 import { type ConnectionRead, connectionRead } from './view.ts';
 

@@ -1,5 +1,5 @@
 import { desc } from 'drizzle-orm';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { deletedConnections } from '../../store/schema/index.ts';
 import { type DeletedConnectionView, deletedConnectionView } from './view.ts';
 

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type ConnectionSummary, connectionSummary } from './view.ts';
 

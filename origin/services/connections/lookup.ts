@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { ConnectionSettings } from '../../drivers/types.ts';
 import { SluiceError } from '../../errors.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
 import { openPassword } from '../../secrets/passwords.ts';

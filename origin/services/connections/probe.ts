@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRedactor, type Redactor } from '../../drivers/redact.ts';
 import type { ConnectionSettings, Driver } from '../../drivers/types.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { PASSWORD_MASK, type ProbeFields, assertTypeRules, withDefaults } from './fields.ts';
 import { findConnection, settingsOf } from './lookup.ts';
 import { driverSettings } from './settings.ts';

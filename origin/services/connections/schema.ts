@@ -1,5 +1,5 @@
 import type { SchemaListing } from '../../drivers/types.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { connectionForRun, findConnection, settingsOf } from './lookup.ts';
 
 /** The spec's limit: past this many columns in all, the listing is cut off with `truncated: true`. */

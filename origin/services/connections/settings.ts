@@ -2,7 +2,8 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ConnectionSettings } from '../../drivers/types.ts';
 import type { Env } from '../../env.ts';
 import { SluiceError } from '../../errors.ts';
-import { ENV_REFERENCE, type ConnectionFields } from './fields.ts';
+import { ENV_REFERENCE } from '../../secrets/passwords.ts';
+import { type ConnectionFields } from './fields.ts';
 
 /**
  * A connection's settings as its driver needs them, made at connect time:

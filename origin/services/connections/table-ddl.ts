@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { connectionForRun } from './lookup.ts';
 
 export interface TableDdl {

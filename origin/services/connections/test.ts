@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import type { ProbeFields } from './fields.ts';
 import { privilegeWarnings } from './privileges.ts';

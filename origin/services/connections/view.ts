@@ -1,6 +1,7 @@
 import type { ConnectionRow, deletedConnections } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
-import { ENV_REFERENCE, PASSWORD_MASK, type ConnectionFields } from './fields.ts';
+import { ENV_REFERENCE } from '../../secrets/passwords.ts';
+import { PASSWORD_MASK, type ConnectionFields } from './fields.ts';
 import type { ConnectionUsage, UsageView } from './usage.ts';
 
 /** A connection as `GET /api/v1/connections/{name}` shows it: options and user included, password masked. */

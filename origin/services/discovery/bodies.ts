@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORMATS } from '../../formats/index.ts';
-import { rowOptionFields } from '../query/options.ts';
+import { rowOptionFields } from '../run/options.ts';
 import type { JsonSchema } from './parameter-schema.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callerAccess, canWrite } from '../../access/reachability.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import { describeDefinitions } from '../../../shared/parameters/index.ts';
 import { discoverQueries } from './reachable.ts';
 

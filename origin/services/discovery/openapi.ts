@@ -1,5 +1,6 @@
 import { authenticationRequired } from '../../access/reachability.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import { components } from './components.ts';
 import { MANAGEMENT_ENDPOINTS, MANAGEMENT_TAGS } from './management-paths.ts';
 import { pathsOf } from './operations.ts';

@@ -1,6 +1,6 @@
 import { type ReachableQuery, type AccessCaller, reachableQueries } from '../../access/reachability.ts';
 import type { Dialect } from '../../drivers/types.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { inspect } from '../../sql/index.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type Rules, parseDefinitions } from '../../../shared/parameters/index.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record.ts';
 import { buildExampleDataset } from '../../examples/build-dataset.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { connections, examplesState } from '../../store/schema/index.ts';
 
 export const EXAMPLES_CONNECTION = 'examples';

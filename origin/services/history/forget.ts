@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { runs, usageCounters } from '../../store/schema/index.ts';
 

@@ -1,5 +1,5 @@
 import { type SQL, and, desc, eq, gte, lt } from 'drizzle-orm';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { type RunRow, runs } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
 import { findQuery } from '../queries/lookup.ts';

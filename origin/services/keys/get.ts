@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { apiKeys } from '../../store/schema/index.ts';
 import { byName } from '../collections/lookup.ts';
 import { findKey } from './lookup.ts';

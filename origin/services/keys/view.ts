@@ -3,7 +3,7 @@ import { GRANT_FIELDS, type KeyGrants } from '../../../shared/access/grants.ts';
 import { type QuotaPeriod, formatRate, parseQuota } from '../../../shared/access/rate.ts';
 import { periodKey } from '../../access/periods.ts';
 import { type LiveUsage, periodUsage } from '../../access/usage.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import type { ApiKeyRow } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
 import { keyEtag } from './lookup.ts';

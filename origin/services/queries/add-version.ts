@@ -1,6 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { queryVersions } from '../../store/schema/index.ts';
 import { checkDefinition } from './definition.ts';

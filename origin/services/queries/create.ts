@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record.ts';
 import { SluiceError } from '../../errors.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import { queries, queryVersions } from '../../store/schema/index.ts';
 import { isUniqueViolation } from '../connections/create.ts';
 import { checkDefinition } from './definition.ts';

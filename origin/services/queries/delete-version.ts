@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import { queries, queryVersions } from '../../store/schema/index.ts';
 import { assertIfMatch, findQuery, findVersion, readQuery, versionsOf } from './lookup.ts';
 import { reviseQuery } from './revise.ts';

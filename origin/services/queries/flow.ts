@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Dialect } from '../../drivers/types.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { formatSql } from '../../sql/format.ts';
 import { analyzeTables, type Join } from '../../sql/tables.ts';
 import { connections } from '../../store/schema/index.ts';

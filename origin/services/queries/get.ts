@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import type { QueryRow, QueryVersionRow } from '../../store/schema/index.ts';
 import { findQuery, findVersion, readQuery, runStats } from './lookup.ts';
 import { type QueryRead, type RunStats, type VersionView, queryEtag, versionView } from './view.ts';

@@ -1,7 +1,7 @@
 import { type SQL, and, asc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { badRequest } from '../../errors.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { queries, queryVersions, runs } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
 import type { QuerySummary } from './view.ts';

@@ -1,5 +1,6 @@
 import { recordAudit } from '../../audit/record.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import { assertIfMatch, findQuery, findVersion, readQuery } from './lookup.ts';
 import { reviseQuery } from './revise.ts';
 import type { QueryRead } from './view.ts';

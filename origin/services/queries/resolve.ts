@@ -1,6 +1,6 @@
 import { type AccessCaller, type AccessTarget, canReach, canRunDraft, publishedTarget } from '../../access/reachability.ts';
 import { SluiceError } from '../../errors.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import type { Store } from '../../store/open.ts';
 import type { QueryRow, QueryVersionRow } from '../../store/schema/index.ts';
 import { type Rules, parseDefinitions } from '../../../shared/parameters/index.ts';

@@ -3,14 +3,15 @@ import type { Claims } from '../../access/jwt.ts';
 import { canReach, canWrite } from '../../access/reachability.ts';
 import type { Dialect } from '../../drivers/types.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import { inspect, substituteLegacy } from '../../sql/index.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type Rules, requestValues } from '../../../shared/parameters/index.ts';
 import { connectionForRun, connectionInactive, connectionNotFound, workspaceOfConnection } from '../connections/lookup.ts';
-import type { RowOptions } from '../query/options.ts';
-import type { RunInput } from '../query/run-sql.ts';
-import { checkStatement, connectionNotGranted, statementAccess } from '../query/statement.ts';
+import type { RowOptions } from '../run/options.ts';
+import type { RunInput } from '../run/run-sql.ts';
+import { checkStatement, connectionNotGranted, statementAccess } from '../run/statement.ts';
 import { resolveRunnable } from './resolve.ts';
 
 export interface SavedRunRequest {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Dialect } from '../../drivers/types.ts';
 import { SluiceError } from '../../errors.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { inspect } from '../../sql/index.ts';
 import { analyzeTables } from '../../sql/tables.ts';
 import { tokenize } from '../../sql/tokenizer.ts';

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { periodEnd, periodKey } from '../../access/periods.ts';
 import { type PeriodCounts, usageOf } from '../../access/usage.ts';
-import type { AppDeps } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { apiKeys, usageCounters } from '../../store/schema/index.ts';
 import { formatDate, serverTimeZone } from '../../time.ts';
 import { parseQuota } from '../../../shared/access/rate.ts';

@@ -1,6 +1,7 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { maySee } from '../../access/administration.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import { workspaceMembers, workspaces } from '../../store/schema/index.ts';
 import { findWorkspace, memberCount } from './lookup.ts';
 import { type WorkspaceRead, type WorkspaceView, workspaceRead, workspaceView } from './view.ts';

@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { maySee } from '../../access/administration.ts';
 import { SluiceError } from '../../errors.ts';
-import type { Caller } from '../../http/context.ts';
+import type { Caller } from '../../access/caller.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { type WorkspaceRow, workspaceMembers, workspaces } from '../../store/schema/index.ts';
 import { workspaceEtag } from './view.ts';

@@ -2,7 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import { invalidateAccess } from '../../access/directory.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { SluiceError } from '../../errors.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import { workspaceMembers } from '../../store/schema/index.ts';
 import { findAdministrator } from '../administrators/lookup.ts';
 import type { MemberFields } from './fields.ts';
@@ -55,7 +56,7 @@ export async function putMember(
 }
 
 /** Removes a membership (`remove_member`); 404 `member_not_found` when there is none. */
-export async function removeMember(deps: AppDeps, actor: Caller, workspace: string, admin: string): Promise<MemberView> {
+export async function deleteMember(deps: AppDeps, actor: Caller, workspace: string, admin: string): Promise<MemberView> {
   return deps.store.db.transaction(async (tx) => {
     await findWorkspace(tx, actor, workspace, { forUpdate: true });
     const [row] = await tx

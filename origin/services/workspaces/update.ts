@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { diffFields } from '../../audit/diff.ts';
 import { recordAudit } from '../../audit/record.ts';
-import type { AppDeps, Caller } from '../../http/context.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Caller } from '../../access/caller.ts';
 import { workspaces } from '../../store/schema/index.ts';
 import type { UpdateFields } from './fields.ts';
 import { assertIfMatch, findWorkspace, memberCount } from './lookup.ts';

@@ -11,7 +11,7 @@ import {
   canWriteConnection,
 } from '../../../origin/access/reachability.ts';
 import type { Env } from '../../../origin/env.ts';
-import type { Caller } from '../../../origin/http/context.ts';
+import type { Caller } from '../../../origin/access/caller.ts';
 import { type KeyGrants, emptyGrants } from '../../../shared/access/grants.ts';
 import { parseRate } from '../../../shared/access/rate.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Env } from '../../../origin/env.ts';
-import { parseRowOptions, rowLimits } from '../../../origin/services/query/options.ts';
+import { parseRowOptions, rowLimits } from '../../../origin/services/run/options.ts';
 import { type KeyGrants, emptyGrants } from '../../../shared/access/grants.ts';
 
 /** A key's max_rows and query_timeout lower the server's limits, never raise them. */

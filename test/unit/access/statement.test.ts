@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Dialect } from '../../../origin/drivers/types.ts';
 import type { Env } from '../../../origin/env.ts';
 import { SluiceError } from '../../../origin/errors.ts';
-import { type StatementAccess, checkStatement, statementAccess } from '../../../origin/services/query/statement.ts';
+import { type StatementAccess, checkStatement, statementAccess } from '../../../origin/services/run/statement.ts';
 import { emptyGrants } from '../../../shared/access/grants.ts';
 
 /** The guard and a caller's grants on one statement (spec, Authentication 6 and the write rules). */

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
-import { deleteQuery } from '../../../services/queries/delete-query.ts';
+import { deleteQuery } from '../../../services/queries/delete.ts';
 import { listedWorkspace } from '../acting-workspace.ts';
 
 /** DELETE /api/v1/queries/{name}: every version goes (run history stays); `If-Match`. */

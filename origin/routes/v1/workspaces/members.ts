@@ -5,7 +5,7 @@ import { readBody } from '../../../http/body.ts';
 import type { AppEnv } from '../../../http/context.ts';
 import { memberFields } from '../../../services/workspaces/fields.ts';
 import { findWorkspace } from '../../../services/workspaces/lookup.ts';
-import { listMembers, putMember, removeMember } from '../../../services/workspaces/members.ts';
+import { listMembers, putMember, deleteMember } from '../../../services/workspaces/members.ts';
 import { assertAdministrator } from '../require-capability.ts';
 
 /** A server owner or the workspace's own owner; others who may see it get 403, the rest 404. */
@@ -37,6 +37,6 @@ export function registerMembers(api: Hono<AppEnv>): void {
   api.delete('/:name/members/:admin', async (c) => {
     const workspace = c.req.param('name');
     await assertManagesMembers(c, workspace);
-    return c.json(await removeMember(c.get('deps'), c.get('caller'), workspace, c.req.param('admin')));
+    return c.json(await deleteMember(c.get('deps'), c.get('caller'), workspace, c.req.param('admin')));
   });
 }

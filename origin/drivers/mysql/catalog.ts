@@ -1,0 +1,52 @@
+import type mysql from 'mysql2';
+import { SluiceError } from '../../errors.ts';
+import { exec } from './session.ts';
+import { buildListing } from '../schema-listing.ts';
+import type { SchemaListing } from '../types.ts';
+
+/** Catalog reads for MySQL and MariaDB. */
+
+const SYSTEM_SCHEMAS = ['information_schema', 'performance_schema', 'mysql', 'sys'];
+
+const SCHEMA_SQL = `
+SELECT c.TABLE_NAME, t.TABLE_TYPE, c.COLUMN_NAME, c.COLUMN_TYPE, c.IS_NULLABLE
+  FROM information_schema.COLUMNS c
+  JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
+ WHERE c.TABLE_SCHEMA = COALESCE(?, DATABASE())
+ ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION
+ LIMIT ?`;
+
+/** Tables and views of the connection's database (or `database` on the same server). */
+export async function mysqlSchema(conn: mysql.Connection, database: string | null, maxColumns: number): Promise<SchemaListing> {
+  const rows = await exec<string[][]>(conn, SCHEMA_SQL, [database, maxColumns + 1]);
+  return buildListing(
+    rows.map(([table, kind, column, type, nullable]) => ({
+      table: String(table),
+      kind: kind === 'VIEW' ? 'view' : 'table',
+      column: String(column),
+      type: String(type),
+      nullable: nullable === 'YES',
+    })),
+    maxColumns,
+  );
+}
+
+export async function mysqlDatabases(conn: mysql.Connection): Promise<string[]> {
+  const rows = await exec<string[][]>(conn, 'SHOW DATABASES');
+  return rows.map(([name]) => String(name)).filter((name) => !SYSTEM_SCHEMAS.includes(name.toLowerCase()));
+}
+
+const quoteName = (name: string) => `\`${name.replace(/`/g, '``')}\``;
+
+/** `SHOW CREATE TABLE` (or VIEW) text; `db.table` reads another database. */
+export async function mysqlTableDdl(conn: mysql.Connection, table: string): Promise<string> {
+  const dot = table.indexOf('.');
+  const name = dot > 0 ? `${quoteName(table.slice(0, dot))}.${quoteName(table.slice(dot + 1))}` : quoteName(table);
+  try {
+    const [row] = await exec<unknown[][]>(conn, `SHOW CREATE TABLE ${name}`);
+    return `${String(row[1])};\n`;
+  } catch (error) {
+    if ((error as { errno?: number }).errno === 1146) throw new SluiceError('not_found', `Table ${table} was not found`);
+    throw error;
+  }
+}

@@ -1,0 +1,308 @@
+import { readFileSync } from 'node:fs';
+import postgres from 'postgres';
+import type { Value } from '../../values.ts';
+import { openCursor, type Outcome, type StatementSource } from '../cursor.ts';
+import { connectionFailed, queryFailed, unreachable } from '../failures.ts';
+import { pgDatabases, pgSchema, pgTableDdl } from './catalog.ts';
+import { PgLines } from './lines.ts';
+import { DBLINK_SCHEMA, endTransaction, type PgResetSession } from './reset.ts';
+import { pgType, TYPE_CATALOG_SQL, type Convert, type PgCatalogType, type PgType } from './types.ts';
+import { SessionPool } from '../pool.ts';
+import { createRedactor, type Redactor } from '../redact.ts';
+import type {
+  ColumnMeta,
+  ConnectionSettings,
+  Driver,
+  DriverEnv,
+  LineFormat,
+  LineStream,
+  RowCursor,
+  RunRequest,
+  SchemaListing,
+} from '../types.ts';
+
+/** One session is one postgres.js instance holding a single connection. */
+export type PgSession = PgResetSession;
+
+type ValuesQuery = postgres.PendingValuesQuery<postgres.Row[]> & {
+  statement?: { columns?: { type: number; name: string }[] | null };
+};
+
+function sslOption(options: Record<string, unknown>): postgres.Options<{}>['ssl'] {
+  const mode = String(options.sslmode ?? 'prefer');
+  const ca = typeof options.sslrootcert === 'string' ? readFileSync(options.sslrootcert, 'utf8') : undefined;
+  switch (mode) {
+    case 'disable':
+      return false;
+    case 'allow':
+    case 'prefer':
+    case 'require':
+      return ca ? { ca, rejectUnauthorized: false } : mode;
+    case 'verify-ca':
+      return { ca, rejectUnauthorized: true, checkServerIdentity: () => undefined };
+    case 'verify-full':
+      return ca ? { ca, rejectUnauthorized: true } : 'verify-full';
+    default:
+      throw new Error(`Unknown sslmode "${mode}"`);
+  }
+}
+
+export class PostgresDriver implements Driver {
+  readonly type = 'postgres' as const;
+  readonly dialect = 'postgres' as const;
+  readonly redactor: Redactor;
+  private readonly pool: SessionPool<PgSession>;
+  private catalog = new Map<number, PgCatalogType>();
+  private catalogStale = true;
+
+  constructor(
+    private readonly settings: ConnectionSettings,
+    private readonly env: DriverEnv,
+  ) {
+    this.redactor = createRedactor(settings.password);
+    this.pool = new SessionPool<PgSession>(
+      { open: () => this.openSession(), destroy: (s) => closeSession(s) },
+      { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },
+    );
+  }
+
+  /** Opens a session; `database` overrides the connection's for a one-off look at another database. */
+  async openSession(database?: string): Promise<PgSession> {
+    const { settings } = this;
+    const options = settings.options;
+    const sql = postgres({
+      host: settings.host ?? '127.0.0.1',
+      port: settings.port ?? 5432,
+      user: settings.user ?? undefined,
+      password: settings.password ?? undefined,
+      database: database ?? settings.database ?? undefined,
+      max: 1,
+      prepare: false,
+      fetch_types: false,
+      connect_timeout: Number(options.connect_timeout ?? 10),
+      ssl: sslOption(options),
+      onnotice: () => {},
+      connection: {
+        application_name: String(options.application_name ?? 'sluice'),
+        DateStyle: 'ISO, YMD',
+        TimeZone: 'UTC',
+        IntervalStyle: 'postgres',
+        bytea_output: 'hex',
+        extra_float_digits: 3,
+        ...(options.search_path ? { search_path: String(options.search_path) } : {}),
+      } as unknown as Record<string, string>,
+    });
+    // Every value arrives as the server's text; pg-types.ts converts it exactly.
+    for (const oid of Object.keys(sql.options.parsers)) delete sql.options.parsers[Number(oid)];
+    const session: PgSession = { sql, dblink: null };
+    try {
+      const [[dblink]] = (await sql.unsafe(`select ${DBLINK_SCHEMA}`).values()) as unknown as [[string | null]];
+      session.dblink = dblink;
+    } catch (error) {
+      await closeSession(session);
+      throw error;
+    }
+    return session;
+  }
+
+  async run(request: RunRequest): Promise<RowCursor> {
+    const fail = (error: unknown) => queryFailed(error, this.redactor);
+    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
+    if (this.catalogStale) {
+      try {
+        await this.loadCatalog(session);
+      } catch (error) {
+        await this.pool.release(session, false);
+        throw fail(error);
+      }
+    }
+    const readOnly = request.readOnly || !this.env.allowWrites;
+    return openCursor(new PgStatement(this, session, request, readOnly), { request, fail, isTimeout: isStatementTimeout });
+  }
+
+  /**
+   * The push-down (pg-render.ts, pg-lines.ts): PostgreSQL writes each row as
+   * the finished line and streams it with binary COPY. Null, having run
+   * nothing, for parameters, a column type without an exact rendering, or a
+   * statement that cannot be described or wrapped.
+   */
+  async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
+    if (request.values.length > 0) return null;
+    let session: PgSession;
+    try {
+      session = await this.pool.acquire();
+    } catch {
+      return null;
+    }
+    const readOnly = request.readOnly || !this.env.allowWrites;
+    const source = new PgLines(session, request, format, readOnly, (oids) => this.typesOf(oids), (reusable) =>
+      this.pool.release(session, reusable),
+    );
+    if (!(await source.plan())) {
+      await source.finish('failed');
+      return null;
+    }
+    const fail = (error: unknown) => queryFailed(error, this.redactor);
+    return openCursor(source, { request, fail, isTimeout: isStatementTimeout });
+  }
+
+  private async loadCatalog(session: PgSession): Promise<void> {
+    const rows = await session.sql.unsafe(TYPE_CATALOG_SQL).values();
+    const catalog = new Map<number, PgCatalogType>();
+    for (const [oid, name, typtype, base, elem, category] of rows as unknown as string[][]) {
+      catalog.set(Number(oid), { name, typtype, base: Number(base), elem: Number(elem), category });
+    }
+    this.catalog = catalog;
+    this.catalogStale = false;
+  }
+
+  /** The types of a statement's columns; an OID the catalog lacks marks it for reloading. */
+  typesOf(oids: number[]): PgType[] {
+    return oids.map((oid) => {
+      const type = pgType(oid, this.catalog);
+      if (type.kind === 'unknown' && !this.catalog.has(oid)) this.catalogStale = true;
+      return type;
+    });
+  }
+
+  release(session: PgSession, reusable: boolean): Promise<void> {
+    return this.pool.release(session, reusable);
+  }
+
+  /** Runs `work` on a pooled session (or one on another database), for catalog reads. */
+  async withSession<T>(work: (sql: postgres.Sql) => Promise<T>, database?: string): Promise<T> {
+    const other = database !== undefined && database !== (this.settings.database ?? undefined);
+    let session: PgSession;
+    try {
+      session = other ? await this.openSession(database) : await this.pool.acquire();
+    } catch (error) {
+      throw connectionFailed(error, this.redactor);
+    }
+    let reusable = true;
+    try {
+      return await work(session.sql);
+    } catch (error) {
+      reusable = false;
+      throw queryFailed(error, this.redactor);
+    } finally {
+      if (other) await closeSession(session);
+      else await this.pool.release(session, reusable);
+    }
+  }
+
+  schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing> {
+    return this.withSession((sql) => pgSchema(sql, options.maxColumns), options.database);
+  }
+
+  databases(): Promise<string[]> {
+    return this.withSession((sql) => pgDatabases(sql)).catch((error) => Promise.reject(connectionFailed(error, this.redactor)));
+  }
+
+  tableDdl(table: string): Promise<string> {
+    return this.withSession((sql) => pgTableDdl(sql, table));
+  }
+
+  async test(): Promise<void> {
+    await this.withSession((sql) => sql.unsafe('select 1')).catch((error) =>
+      Promise.reject(connectionFailed(error, this.redactor)),
+    );
+  }
+
+  idleSessions(): number {
+    return this.pool.idleCount;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+function isStatementTimeout(error: unknown): boolean {
+  return (error as { code?: string }).code === '57014' && /statement timeout/.test((error as Error).message);
+}
+
+async function closeSession(session: PgSession): Promise<void> {
+  await session.sql.end({ timeout: 0 }).catch(() => {});
+}
+
+/** One statement on one session, inside `BEGIN [READ ONLY]` with `SET LOCAL statement_timeout`. */
+class PgStatement implements StatementSource {
+  private query: ValuesQuery | null = null;
+  private iterator: AsyncIterator<unknown[][]> | null = null;
+  private converts: Convert[] = [];
+  private first: Value[][] | null = null;
+  private begun = false;
+  private exhausted = false;
+  private interrupted = false;
+
+  constructor(
+    private readonly driver: PostgresDriver,
+    private readonly session: PgSession,
+    private readonly request: RunRequest,
+    private readonly readOnly: boolean,
+  ) {}
+
+  async start(): Promise<ColumnMeta[]> {
+    const { sql } = this.session;
+    const { timeoutMs, batchSize } = this.request;
+    const limit = timeoutMs > 0 ? `; SET LOCAL statement_timeout = ${Math.ceil(timeoutMs)}` : '';
+    await sql.unsafe(`${this.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}${limit}`).simple();
+    this.begun = true;
+    if (this.interrupted) throw new Error('cancelled before the statement started');
+    const values = this.request.values as postgres.ParameterOrJSON<never>[];
+    this.query = sql.unsafe(this.request.text, values, { prepare: false }).values() as ValuesQuery;
+    this.iterator = this.query.cursor(Math.max(1, batchSize))[Symbol.asyncIterator]() as AsyncIterator<unknown[][]>;
+    const result = await this.iterator.next();
+    const described = this.query.statement?.columns ?? [];
+    const types = this.driver.typesOf(described.map((c) => c.type));
+    this.converts = types.map((t) => t.convert);
+    const columns = described.map((c, i) => ({ name: c.name, dbType: types[i].name, kind: types[i].kind }));
+    if (result.done) this.exhausted = true;
+    else this.first = this.convert(result.value);
+    return columns;
+  }
+
+  async pull(): Promise<Value[][] | null> {
+    if (this.first) {
+      const rows = this.first;
+      this.first = null;
+      return rows;
+    }
+    if (this.exhausted || !this.iterator) return null;
+    const result = await this.iterator.next();
+    if (result.done) {
+      this.exhausted = true;
+      return null;
+    }
+    return this.convert(result.value);
+  }
+
+  private convert(rows: unknown[][]): Value[][] {
+    const converts = this.converts;
+    const width = converts.length;
+    for (const row of rows) {
+      for (let i = 0; i < width; i++) {
+        const text = row[i];
+        if (text !== null) row[i] = converts[i](text as string);
+      }
+    }
+    return rows as Value[][];
+  }
+
+  interrupt(): void {
+    this.interrupted = true;
+    this.query?.cancel();
+  }
+
+  async finish(outcome: Outcome): Promise<void> {
+    // A cancel request may land on whatever the backend runs next: never reuse that session.
+    let reusable = !this.interrupted;
+    try {
+      if (this.iterator && !this.exhausted) await this.iterator.return?.();
+      if (this.begun) await endTransaction(this.session, { commit: !this.readOnly && outcome !== 'failed', wrote: !this.readOnly });
+    } catch {
+      reusable = false;
+    }
+    await this.driver.release(this.session, reusable);
+  }
+}

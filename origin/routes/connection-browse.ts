@@ -1,0 +1,45 @@
+import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { canBrowseConnection, connectionGranted } from '../access/reachability.ts';
+import { SluiceError, badRequest } from '../errors.ts';
+import type { AppEnv } from '../http/context.ts';
+import { connectionForRun } from '../services/connections/lookup.ts';
+import { connectionSchema } from '../services/connections/schema.ts';
+import { connectionNotGranted } from '../services/run/statement.ts';
+import { tableDdl } from '../services/connections/table-ddl.ts';
+
+/**
+ * The kept unversioned routes for browsing a connection. They are query-family
+ * routes: errors are `{error, ...}`, and an inactive connection gives 403.
+ */
+export const connectionsPublic = new Hono<AppEnv>();
+
+/**
+ * A scoped key needs a `connections` grant of the connection (checked before
+ * it is looked up, so an ungranted name reveals nothing) and the connection
+ * in its workspace; an administrator needs `connections.read` there.
+ */
+const mayBrowse = createMiddleware<AppEnv>(async (c, next) => {
+  const caller = c.get('caller');
+  const name = c.req.param('name')!;
+  if (caller.key && !connectionGranted(caller.key.grants, name)) throw connectionNotGranted(name);
+  const workspace = caller.administrator || caller.key ? (await connectionForRun(c.get('deps'), name)).row.workspace : '';
+  if (!canBrowseConnection(caller, { name, workspace })) {
+    throw caller.key ? connectionNotGranted(name) : new SluiceError('forbidden', `Browsing connection "${name}" needs the connections.read capability`);
+  }
+  await next();
+});
+connectionsPublic.use('/connections/:name/*', mayBrowse);
+
+/** GET /connections/{name}/schema[?database=]: `{tables, truncated}`. */
+connectionsPublic.get('/connections/:name/schema', async (c) => {
+  const database = c.req.query('database') || undefined;
+  return c.json(await connectionSchema(c.get('deps'), c.req.param('name'), { database, requireActive: true }));
+});
+
+/** GET /connections/{name}/table_ddl?table=...: `{connection, table, ddl}`. */
+connectionsPublic.get('/connections/:name/table_ddl', async (c) => {
+  const table = c.req.query('table');
+  if (!table) throw badRequest('The table query parameter is required: /connections/{name}/table_ddl?table=<table>');
+  return c.json(await tableDdl(c.get('deps'), c.req.param('name'), table));
+});

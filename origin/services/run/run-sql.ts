@@ -1,0 +1,152 @@
+import type { ColumnMeta, Dialect, Driver, LineFormat, LineStream, RowCursor, RunRequest } from '../../drivers/types.ts';
+import { capLines } from '../../formats/line-rows.ts';
+import type { AppDeps } from '../../deps.ts';
+import { plan } from '../../sql/index.ts';
+import type { Value } from '../../values.ts';
+import { observeQuery } from '../../observability/query-log.ts';
+import type { RequestScope } from '../../observability/request-context.ts';
+import { connectionForRun } from '../connections/lookup.ts';
+import type { RowOptions } from './options.ts';
+import { type StatementAccess, checkStatement } from './statement.ts';
+import { capRows, readPage } from './window.ts';
+
+export interface RunInput {
+  sql: string;
+  params: Record<string, unknown>;
+  connection: string;
+  options: RowOptions;
+  /** What the caller's grants allow the statement (checked again right before it runs). */
+  access: StatementAccess;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  /** The request the run is for, named in its log lines. */
+  scope: RequestScope;
+}
+
+interface RunBase {
+  connection: string;
+  dialect: Dialect;
+  columns: ColumnMeta[];
+}
+
+export interface PageRun extends RunBase {
+  rows: Value[][];
+  hasMore: boolean;
+}
+
+/** Rows as values for the format's serializer, or the finished lines' bytes when the database wrote them itself. */
+export type StreamBody =
+  | { kind: 'rows'; batches: AsyncIterable<Value[][]> }
+  | { kind: 'lines'; format: LineFormat; chunks: AsyncIterable<Uint8Array> };
+
+export interface StreamRun extends RunBase {
+  body: StreamBody;
+  /** Rows passed to the client so far (all of them once the body is read to its end). */
+  rows(): number;
+}
+
+/** Formats a driver may write itself on `stream=true` (SLUICE_STREAM_PUSHDOWN). */
+const LINE_FORMATS: ReadonlySet<string> = new Set<LineFormat>(['csv', 'tsv', 'ndjson']);
+
+const BATCH_SIZE = 2_000;
+
+/** Runs a statement and returns one page of its rows (paged formats). */
+export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> {
+  const started = await start(deps, input, async (driver, request) => ({ kind: 'rows' as const, cursor: await driver.run(request) }));
+  let ok = false;
+  let rows = 0;
+  try {
+    const page = await readPage(started.opened.cursor.batches, started.window);
+    ok = true;
+    rows = page.rows.length;
+    return { ...started.base, rows: page.rows, hasMore: page.hasMore };
+  } finally {
+    await started.opened.cursor.close();
+    deps.usage.record(started.base.connection, { ok, rows, durationMs: performance.now() - started.t0 });
+    started.observed.end({ ok, rows });
+  }
+}
+
+/**
+ * Runs a statement for streaming: the batches come straight from the database
+ * cursor, capped at SLUICE_STREAM_MAX_ROWS or the key's lower max_rows. The
+ * cursor is closed and the run counted when the consumer finishes, fails or
+ * stops early.
+ */
+export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamRun> {
+  const format = input.options.format;
+  const started = await start(deps, input, async (driver, request): Promise<Opened> => {
+    const lines = deps.env.SLUICE_STREAM_PUSHDOWN ? await startLines(driver, request, format) : null;
+    return lines ?? { kind: 'rows', cursor: await driver.run(request) };
+  });
+  const { opened } = started;
+  const max = input.options.streamMaxRows;
+  let cap: { rows(): number; capped(): boolean };
+  async function* counted<T>(items: AsyncIterable<T>) {
+    let ok = false;
+    try {
+      yield* items;
+      ok = true;
+    } finally {
+      await opened.cursor.close();
+      deps.usage.record(started.base.connection, { ok, rows: cap.rows(), durationMs: performance.now() - started.t0 });
+      started.observed.end({ ok, rows: cap.rows(), capped: cap.capped() });
+      if (cap.capped()) {
+        deps.logger.warn({ ...started.observed.scope, connection: started.base.connection, rows: cap.rows() }, `stream stopped at ${input.options.streamCap ?? 'SLUICE_STREAM_MAX_ROWS'}`);
+      }
+    }
+  }
+  let body: StreamBody;
+  if (opened.kind === 'lines') {
+    const lines = capLines(opened.cursor.batches, opened.format, max);
+    cap = lines;
+    body = { kind: 'lines', format: opened.format, chunks: counted(lines.chunks) };
+  } else {
+    const rows = capRows(opened.cursor.batches, max);
+    cap = rows;
+    body = { kind: 'rows', batches: counted(rows.batches) };
+  }
+  return { ...started.base, body, rows: () => cap.rows() };
+}
+
+/** A statement started: rows as values, or the lines the database writes itself. */
+type Opened = { kind: 'rows'; cursor: RowCursor } | { kind: 'lines'; format: LineFormat; cursor: LineStream };
+
+/** The driver's push-down of the format (`Driver.streamLines`), when it has one and can write every column exactly. */
+async function startLines(driver: Driver, request: RunRequest, format: string): Promise<Opened | null> {
+  if (!driver.streamLines || !LINE_FORMATS.has(format)) return null;
+  const cursor = await driver.streamLines(request, format as LineFormat);
+  return cursor && { kind: 'lines', format: format as LineFormat, cursor };
+}
+
+/** The checks, the plan and the query log of a run, then `open` starts it on the driver. */
+async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (driver: Driver, request: RunRequest) => Promise<O>) {
+  const { name, settings } = await connectionForRun(deps, input.connection);
+  const driver = deps.drivers.get(name, settings);
+  const info = checkStatement(deps.env, input.sql, driver.dialect, input.options.stream, input.access);
+  const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
+  const observed = observeQuery(deps, input.scope, { connection: name, dialect: driver.dialect, sql: input.sql, paging: input.options.paging, timeoutMs: input.options.timeoutMs });
+  const t0 = performance.now();
+  try {
+    const request: RunRequest = {
+      text: planned.text,
+      values: planned.values,
+      readOnly: info.isRead,
+      timeoutMs: input.options.timeoutMs,
+      signal: input.signal,
+      batchSize: BATCH_SIZE,
+    };
+    const opened = await open(driver, request);
+    return {
+      base: { connection: name, dialect: driver.dialect, columns: opened.cursor.columns },
+      opened,
+      t0,
+      observed,
+      window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe },
+    };
+  } catch (err) {
+    deps.usage.record(name, { ok: false, rows: 0, durationMs: performance.now() - t0 });
+    observed.end({ ok: false, rows: 0 });
+    throw err;
+  }
+}

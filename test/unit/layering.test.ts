@@ -1,0 +1,107 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, posix, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layers, read from the imports (docs/reference/source-map.md): the transport
+ * (`origin/http`, `origin/routes`, wired in `app.ts`/`main.ts`) sits on the
+ * services, which sit on everything else; `shared/` stands alone and the
+ * edge Worker never reaches into the origin.
+ */
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+interface Import {
+  from: string;
+  to: string;
+}
+
+interface Rule {
+  why: string;
+  applies: (from: string) => boolean;
+  forbids: (to: string) => boolean;
+}
+
+const under = (...folders: string[]) => (path: string) => folders.some((folder) => path.startsWith(`${folder}/`));
+
+const TRANSPORT = under('origin/http', 'origin/routes');
+const BELOW_SERVICES = under(
+  'origin/store',
+  'origin/redis',
+  'origin/sql',
+  'origin/drivers',
+  'origin/formats',
+  'origin/observability',
+  'origin/secrets',
+  'origin/audit',
+  'origin/alerts',
+  'origin/cache',
+  'origin/access',
+);
+
+const RULES: Rule[] = [
+  {
+    why: 'the transport floor sits above the verbs: only http/, routes/, app.ts and main.ts import it',
+    applies: (from) =>
+      from.startsWith('origin/') && !TRANSPORT(from) && from !== 'origin/app.ts' && from !== 'origin/main.ts',
+    forbids: TRANSPORT,
+  },
+  {
+    why: 'the layers under the services never import a service or the edge sync',
+    applies: BELOW_SERVICES,
+    forbids: under('origin/services', 'origin/edge-sync'),
+  },
+  { why: 'drivers produce rows; formats serialize them, not the reverse', applies: under('origin/drivers'), forbids: under('origin/formats') },
+  { why: 'shared/ runs on both runtimes and imports only itself', applies: under('shared'), forbids: (to) => !to.startsWith('shared/') },
+  { why: 'the edge Worker never reaches into the origin', applies: under('edge'), forbids: under('origin') },
+];
+
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** The relative imports of one file, as repository paths. */
+function importsOf(file: string, text: string): Import[] {
+  return [...text.matchAll(SPECIFIER)].map((match) => ({ from: file, to: posix.normalize(posix.join(posix.dirname(file), match[1]!)) }));
+}
+
+function violations(imports: Import[]): string[] {
+  return imports.flatMap(({ from, to }) =>
+    RULES.filter((rule) => rule.applies(from) && rule.forbids(to)).map((rule) => `${from} imports ${to}: ${rule.why}`),
+  );
+}
+
+function sources(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => relative(ROOT, join(ROOT, folder, name)).split('\\').join('/'));
+}
+
+describe('layering', () => {
+  const files = ['origin', 'shared', 'edge'].flatMap(sources);
+  const imports = files.flatMap((file) => importsOf(file, readFileSync(join(ROOT, file), 'utf8')));
+
+  it('reads the imports of every source file', () => {
+    expect(files.length).toBeGreaterThan(300);
+    expect(imports.length).toBeGreaterThan(1000);
+    expect(files).toContain('origin/app.ts');
+  });
+
+  it('holds: no file imports across a layer it may not reach', () => {
+    expect(violations(imports)).toEqual([]);
+  });
+
+  it.each([
+    ['origin/services/run/adhoc.ts', "import type { AppEnv } from '../../http/context.ts';"],
+    ['origin/access/usage.ts', "import { respondRows } from '../http/respond-rows.ts';"],
+    ['origin/drivers/postgres/driver.ts', "const { csv } = await import('../../formats/csv.ts');"],
+    ['origin/secrets/passwords.ts', "import { ENV_REFERENCE } from '../services/connections/fields.ts';"],
+    ['shared/etag.ts', "import { Env } from '../origin/env.ts';"],
+    ['edge/gate.ts', "import { inspect } from '../origin/sql/index.ts';"],
+  ])('fails when %s gains a forbidden import', (file, line) => {
+    expect(violations(importsOf(file, line))).toHaveLength(1);
+  });
+
+  it('lets the transport import the services, and the services the layers below', () => {
+    expect(violations(importsOf('origin/routes/execute-sql.ts', "import { runSql } from '../services/run/run-sql.ts';"))).toEqual([]);
+    expect(violations(importsOf('origin/services/run/adhoc.ts', "import { inspect } from '../../sql/index.ts';"))).toEqual([]);
+  });
+});
