@@ -12,3 +12,5 @@ export * from './workspaces.ts';
 export * from './usage-counters.ts';
 export * from './audit-anchor.ts';
 export * from './audit-delivery.ts';
+export * from './destinations.ts';
+export * from './exports.ts';

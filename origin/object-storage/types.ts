@@ -1,0 +1,48 @@
+/**
+ * Object storage as exports use it: a destination's prefix (a bucket prefix
+ * on S3, GCS or R2, or a local folder) that takes whole objects. An object
+ * is either complete or absent: a failed or cancelled write leaves nothing
+ * behind (a multipart upload is aborted; a local temporary file is removed,
+ * and the final name is only ever a complete file).
+ */
+
+/** A destination's settings with its secret opened (decrypted, `${VAR}` expanded). */
+export interface DestinationSettings {
+  name: string;
+  /** `s3://bucket/prefix`, `gs://bucket/prefix`, `r2://bucket/prefix`, or an absolute local folder (or `file://` URL). */
+  url: string;
+  region: string | null;
+  /** An S3-compatible endpoint; null: the scheme's own. */
+  endpoint: string | null;
+  /** The access key id. */
+  user: string | null;
+  /** The secret key, opened. */
+  password: string | null;
+}
+
+export interface WrittenObject {
+  /** The full location: `s3://bucket/key`, `gs://…`, `r2://…`, or the file's absolute path. */
+  location: string;
+  /** The object's exact size. */
+  bytes: number;
+}
+
+export interface ObjectWriteOptions {
+  contentType: string;
+  /** Aborting cancels the write and removes what was written. */
+  signal: AbortSignal;
+}
+
+export interface ObjectStore {
+  /**
+   * Writes the object at `key` (relative to the destination's prefix; never
+   * escaping it) from `body`, pulled as the store takes it. Resolves once the
+   * object is complete; rejects (502 `connection_failed` for a store that
+   * refuses or cannot be reached) with nothing left behind.
+   */
+  put(key: string, body: AsyncIterable<Uint8Array>, options: ObjectWriteOptions): Promise<WrittenObject>;
+  /** Writes one small probe object under the prefix and removes it: proves the credential may write there. */
+  probe(): Promise<void>;
+  /** Releases the client's sockets. */
+  close(): void;
+}
