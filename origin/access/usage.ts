@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from '../observability/logger.ts';
 import { SluiceError } from '../errors.ts';
 import type { Caller } from './caller.ts';
+import { BatchWriter } from '../store/batch-writer.ts';
 import type { Store } from '../store/open.ts';
 import { usageCounters } from '../store/schema/index.ts';
 import { type QuotaPeriod, parseQuota } from '../../shared/access/rate.ts';
@@ -34,7 +35,7 @@ export interface FinishedRun {
 }
 
 export interface CallerUsageOptions {
-  logger: Pick<Logger, 'warn'>;
+  logger: Pick<Logger, 'warn' | 'error'>;
   /** How long counted calls and rows wait in memory before one batched write. */
   flushIntervalMs?: number;
   now?: () => number;
@@ -69,18 +70,27 @@ const byStore = new WeakMap<object, CallerUsage>();
 export class CallerUsage {
   private readonly counters = new Map<string, LiveUsage>();
   private readonly running = new Map<number, number>();
-  private pending = new Map<string, Delta>();
-  private timer: NodeJS.Timeout | null = null;
-  private draining: Promise<void> | null = null;
-  private readonly flushIntervalMs: number;
+  private readonly pending: BatchWriter<Delta>;
   private readonly now: () => number;
 
   constructor(
     private readonly store: Pick<Store, 'db'>,
-    private readonly options: CallerUsageOptions,
+    options: CallerUsageOptions,
   ) {
-    this.flushIntervalMs = options.flushIntervalMs ?? 1000;
     this.now = options.now ?? Date.now;
+    this.pending = new BatchWriter<Delta>({
+      what: 'usage counters',
+      write: (batch) => this.write(batch),
+      logger: options.logger,
+      flushIntervalMs: options.flushIntervalMs ?? 1000,
+      combine: {
+        key: (delta) => deltaKey(delta.caller, delta.period),
+        merge: (into, delta) => {
+          into.calls += delta.calls;
+          into.rows += delta.rows;
+        },
+      },
+    });
     byStore.set(store, this);
   }
 
@@ -123,8 +133,8 @@ export class CallerUsage {
     live.rows += run.rows;
     if (run.rows > 0) {
       const at = run.time.getTime();
-      this.add(run.keyName, periodKey('day', at), 0, run.rows);
-      this.add(run.keyName, periodKey('month', at), 0, run.rows);
+      this.pending.add({ caller: run.keyName, period: periodKey('day', at), calls: 0, rows: run.rows });
+      this.pending.add({ caller: run.keyName, period: periodKey('month', at), calls: 0, rows: run.rows });
     }
   }
 
@@ -146,28 +156,23 @@ export class CallerUsage {
 
   /** Counts not written yet for one caller and period key. */
   unwritten(caller: string, period: string): PeriodCounts {
-    const delta = this.pending.get(deltaKey(caller, period));
+    const delta = this.pending.waiting(deltaKey(caller, period));
     return { calls: delta?.calls ?? 0, rows: delta?.rows ?? 0 };
   }
 
   /** Every count not written yet. */
   unwrittenAll(): Delta[] {
-    return [...this.pending.values()].map((d) => ({ ...d }));
+    return this.pending.items().map((d) => ({ ...d }));
   }
 
   /** Writes the counts waiting in memory; on failure they stay queued for the next try. */
   flush(): Promise<void> {
-    this.draining ??= this.drain().finally(() => {
-      this.draining = null;
-    });
-    return this.draining;
+    return this.pending.flush();
   }
 
-  async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.flush();
-    if (this.pending.size > 0) await this.flush();
+  /** Writes what is waiting; later counts are not written. */
+  close(): Promise<void> {
+    return this.pending.close();
   }
 
   private async countCall(caller: Pick<Caller, 'name' | 'key'>): Promise<void> {
@@ -187,49 +192,20 @@ export class CallerUsage {
         .returning({ calls: usageCounters.calls });
       if (!row) throw quotaExceeded(secondsToPeriodEnd(quota.period, now));
     }
-    for (const period of batched) this.add(caller.name, periodKey(period, now), 1, 0);
+    for (const period of batched) this.pending.add({ caller: caller.name, period: periodKey(period, now), calls: 1, rows: 0 });
   }
 
-  private add(caller: string, period: string, calls: number, rows: number): void {
-    const key = deltaKey(caller, period);
-    const delta = this.pending.get(key);
-    if (delta) {
-      delta.calls += calls;
-      delta.rows += rows;
-    } else {
-      this.pending.set(key, { caller, period, calls, rows });
-    }
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      void this.flush();
-    }, this.flushIntervalMs).unref();
-  }
-
-  /** Writes until nothing is pending, so a flush that joins a drain already under way also covers counts added since. */
-  private async drain(): Promise<void> {
-    while (this.pending.size > 0) if (!(await this.writeBatch())) return;
-  }
-
-  private async writeBatch(): Promise<boolean> {
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
-    try {
-      await this.store.db
-        .insert(usageCounters)
-        .values(batch)
-        .onConflictDoUpdate({
-          target: [usageCounters.caller, usageCounters.period],
-          set: {
-            calls: sql`${usageCounters.calls} + excluded.calls`,
-            rows: sql`${usageCounters.rows} + excluded.rows`,
-          },
-        });
-    } catch (err) {
-      for (const d of batch) this.add(d.caller, d.period, d.calls, d.rows);
-      this.options.logger.warn({ err: { message: (err as Error).message } }, 'usage counters not written: kept for the next try');
-      return false;
-    }
-    return true;
+  private async write(batch: Delta[]): Promise<void> {
+    await this.store.db
+      .insert(usageCounters)
+      .values(batch)
+      .onConflictDoUpdate({
+        target: [usageCounters.caller, usageCounters.period],
+        set: {
+          calls: sql`${usageCounters.calls} + excluded.calls`,
+          rows: sql`${usageCounters.rows} + excluded.rows`,
+        },
+      });
   }
 }
 

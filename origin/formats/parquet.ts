@@ -43,8 +43,7 @@ import type { Serializer } from './index.ts';
 import { uniqueColumnNames } from '../drivers/column-names.ts';
 import { MISFIT, planColumn, type ColumnPlan } from './parquet-columns.ts';
 
-// Measured, 1M rows x 6 columns: 10k-row groups 375k rows/s at +100 MiB peak RSS,
-// 20k 315k at +130, 100k 295k at +220-290 (hyparquet-writer's per-group garbage).
+// Larger row groups wrote more slowly and held more memory (hyparquet-writer's per-group garbage; ADR 0007).
 const CELLS_PER_GROUP = 60_000;
 const READ_CHUNK = 256 * 1024;
 const CHUNKS_PER_COLLECTION = 16;
@@ -108,9 +107,8 @@ async function writeParquet(path: string, columns: ColumnMeta[], rows: AsyncIter
       }
       group = [];
       await writeAll(file, bytes);
-      // Written groups are garbage in the old generation by now: collect them every ~32 MB, or
-      // V8 lets the heap grow by ~150 MB over a long stream. Measured on 5M rows x 6 columns:
-      // every 64 MB peaks at 307 MiB in 28 s, every 32 MB at 269 MiB in 29-32 s.
+      // Written groups are garbage in the old generation by now, which V8 lets grow over a long
+      // stream unless collected once the heap has grown this much (ADR 0007).
       collectIfHeapGrew(HEAP_GROWTH_BEFORE_COLLECTING);
       return writer;
     };

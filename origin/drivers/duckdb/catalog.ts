@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { SluiceError } from '../../errors.ts';
 import { FILES_CATALOG } from './instances.ts';
+import type { SessionCatalog } from '../pooled.ts';
 import { buildListing } from '../schema-listing.ts';
 import type { SchemaListing } from '../types.ts';
 
@@ -42,7 +43,7 @@ async function rows(connection: DuckDBConnection, sql: string, values: (string |
   return reader.getRowsJS() as unknown[][];
 }
 
-export async function duckSchema(connection: DuckDBConnection, database: string | null, maxColumns: number): Promise<SchemaListing> {
+async function duckSchema(connection: DuckDBConnection, database: string | null, maxColumns: number): Promise<SchemaListing> {
   const found = await rows(connection, SCHEMA_SQL, [database, maxColumns + 1]);
   return buildListing(
     found.map(([table, kind, column, type, nullable]) => ({
@@ -56,15 +57,22 @@ export async function duckSchema(connection: DuckDBConnection, database: string 
   );
 }
 
-export async function duckDatabases(connection: DuckDBConnection): Promise<string[]> {
+async function duckDatabases(connection: DuckDBConnection): Promise<string[]> {
   const found = await rows(connection, `select database_name from duckdb_databases() where not internal and database_name <> '${FILES_CATALOG}' order by 1`);
   return found.map(([name]) => String(name));
 }
 
 /** The CREATE statement DuckDB keeps for a table or view. */
-export async function duckTableDdl(connection: DuckDBConnection, table: string): Promise<string> {
+async function duckTableDdl(connection: DuckDBConnection, table: string): Promise<string> {
   const found = await rows(connection, `${RELATIONS} select sql from named where qname = $1 limit 1`, [table]);
   if (!found.length || found[0][0] === null) throw new SluiceError('not_found', `Table ${table} was not found`);
   const sql = String(found[0][0]).trim();
   return `${sql.endsWith(';') ? sql : `${sql};`}\n`;
 }
+
+export const duckCatalog: SessionCatalog<DuckDBConnection> = {
+  schema: duckSchema,
+  databases: duckDatabases,
+  tableDdl: duckTableDdl,
+  ping: (connection) => connection.run('SELECT 1'),
+};

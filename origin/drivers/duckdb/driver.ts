@@ -1,27 +1,17 @@
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { SluiceError } from '../../errors.ts';
 import { openCursor } from '../cursor.ts';
-import { duckDatabases, duckSchema, duckTableDdl } from './catalog.ts';
+import { duckCatalog } from './catalog.ts';
 import { connectSession, leaseInstance, type InstanceLease, type InstanceSpec } from './instances.ts';
 import { duckLinePlan } from './lines.ts';
 import { DuckPipeLines, pipeAvailable } from './pipe.ts';
 import { plansAsStream } from './scan-tasks.ts';
 import { DuckLines, DuckRows } from './statement.ts';
-import { connectionFailed, queryFailed, unreachable } from '../failures.ts';
-import { SessionPool } from '../pool.ts';
-import { createRedactor, type Redactor } from '../redact.ts';
-import type {
-  ColumnMeta,
-  ConnectionSettings,
-  Driver,
-  DriverEnv,
-  LineFormat,
-  LineStream,
-  RowCursor,
-  RunRequest,
-  SchemaListing,
-} from '../types.ts';
+import { queryFailed } from '../failures.ts';
+import { PooledDriver } from '../pooled.ts';
+import type { ConnectionSettings, DriverEnv, LineFormat, LineStream, RowCursor, RunRequest } from '../types.ts';
 
 /**
  * One session is one DuckDB connection. After a caller's statement it gets a
@@ -68,31 +58,22 @@ function instanceSpec(settings: ConnectionSettings, env: DriverEnv): InstanceSpe
   };
 }
 
-export class DuckdbDriver implements Driver {
+export class DuckdbDriver extends PooledDriver<DuckSession, DuckDBConnection> {
   readonly type = 'duckdb' as const;
   readonly dialect = 'duckdb' as const;
-  readonly redactor: Redactor;
+  protected readonly catalog = duckCatalog;
   private readonly spec: InstanceSpec;
   /** The spec of a pipe stream's own instance: `stream_threads` threads (`export_threads`, its first name, is still read). */
   private readonly streamSpec: InstanceSpec;
-  private readonly pool: SessionPool<DuckSession>;
   private lease: Promise<InstanceLease> | null = null;
   private openSessions = 0;
   private generation = 0;
   private closed = false;
 
   constructor(settings: ConnectionSettings, env: DriverEnv) {
-    this.redactor = createRedactor(settings.password);
+    super(settings, env);
     this.spec = instanceSpec(settings, env);
     this.streamSpec = { ...this.spec, threads: Number(settings.options.stream_threads ?? settings.options.export_threads ?? DEFAULT_STREAM_THREADS) };
-    this.pool = new SessionPool<DuckSession>(
-      {
-        open: () => this.openSession(),
-        destroy: async (s) => this.closeSession(s),
-        alive: (s) => s.generation === this.generation,
-      },
-      { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },
-    );
   }
 
   /** True when the database itself refuses writes (a file opened READ_ONLY). */
@@ -100,7 +81,7 @@ export class DuckdbDriver implements Driver {
     return this.spec.readOnly && this.spec.path !== null;
   }
 
-  private async openSession(): Promise<DuckSession> {
+  async openSession(): Promise<DuckSession> {
     if (!this.lease) {
       const lease = leaseInstance(this.spec);
       this.lease = lease;
@@ -113,6 +94,14 @@ export class DuckdbDriver implements Driver {
     const connection = await connectSession(instance, this.spec);
     this.openSessions++;
     return { connection, instance, generation };
+  }
+
+  protected handle(session: DuckSession): DuckDBConnection {
+    return session.connection;
+  }
+
+  protected override sessionAlive(session: DuckSession): boolean {
+    return session.generation === this.generation;
   }
 
   /**
@@ -133,7 +122,7 @@ export class DuckdbDriver implements Driver {
     await this.pool.release(session, reusable);
   }
 
-  private closeSession(session: DuckSession): void {
+  protected async destroySession(session: DuckSession): Promise<void> {
     try {
       session.connection.closeSync();
     } catch {
@@ -160,15 +149,17 @@ export class DuckdbDriver implements Driver {
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
-    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
+    const session = await this.sessionForStatement();
     return openCursor(new DuckRows(session.connection, request, this.readTransaction(request), this.releaser(session)), { request, fail: this.failed });
   }
 
-  /** A statement's error as the client's: a broken instance is reopened first. */
-  private readonly failed = (error: unknown) => {
+  /** A broken instance is reopened first. */
+  protected override statementFailed(error: unknown): SluiceError {
     this.recoverFrom(error);
-    return queryFailed(error, this.redactor);
-  };
+    return super.statementFailed(error);
+  }
+
+  private readonly failed = (error: unknown) => this.statementFailed(error);
 
   /**
    * Serialization push-down (duckdb-lines.ts): DuckDB renders the finished
@@ -177,12 +168,8 @@ export class DuckdbDriver implements Driver {
    * (duckdb-pipe.ts); otherwise they are fetched one string per row.
    */
   async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
-    let session: DuckSession;
-    try {
-      session = await this.pool.acquire();
-    } catch {
-      return null;
-    }
+    const session = await this.sessionOrNull();
+    if (!session) return null;
     // Only prepared and explained here, but binding a caller's text runs its table functions' binders: renewed all the same.
     const plan = await duckLinePlan(session.connection, request, format);
     if (!plan) {
@@ -204,58 +191,16 @@ export class DuckdbDriver implements Driver {
 
   /** A READ_ONLY file needs no more; elsewhere reads run in a read-only transaction. */
   private readTransaction(request: RunRequest): boolean {
-    return (request.readOnly || this.spec.readOnly) && !this.readOnlyInstance;
+    return this.readOnly(request) && !this.readOnlyInstance;
   }
 
   private releaser(session: DuckSession) {
     return (reusable: boolean) => this.renew(session, reusable);
   }
 
-  /** Catalog reads: only the driver's own SQL runs, so the session goes back as it is. */
-  private async withSession<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    let session: DuckSession;
-    try {
-      session = await this.pool.acquire();
-    } catch (error) {
-      throw connectionFailed(error, this.redactor);
-    }
-    let reusable = true;
-    try {
-      return await work(session.connection);
-    } catch (error) {
-      reusable = false;
-      this.recoverFrom(error);
-      throw queryFailed(error, this.redactor);
-    } finally {
-      await this.pool.release(session, reusable);
-    }
-  }
-
-  schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing> {
-    return this.withSession((connection) => duckSchema(connection, options.database ?? null, options.maxColumns));
-  }
-
-  databases(): Promise<string[]> {
-    return this.withSession(duckDatabases).catch((error) => Promise.reject(connectionFailed(error, this.redactor)));
-  }
-
-  tableDdl(table: string): Promise<string> {
-    return this.withSession((connection) => duckTableDdl(connection, table));
-  }
-
-  async test(): Promise<void> {
-    await this.withSession((connection) => connection.run('SELECT 1')).catch((error) =>
-      Promise.reject(connectionFailed(error, this.redactor)),
-    );
-  }
-
-  idleSessions(): number {
-    return this.pool.idleCount;
-  }
-
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.closed = true;
-    await this.pool.close();
+    await super.close();
     this.releaseInstanceWhenIdle();
   }
 }

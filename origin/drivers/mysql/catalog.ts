@@ -1,6 +1,7 @@
 import type mysql from 'mysql2';
 import { SluiceError } from '../../errors.ts';
 import { exec } from './session.ts';
+import type { SessionCatalog } from '../pooled.ts';
 import { buildListing } from '../schema-listing.ts';
 import type { SchemaListing } from '../types.ts';
 
@@ -17,7 +18,7 @@ SELECT c.TABLE_NAME, t.TABLE_TYPE, c.COLUMN_NAME, c.COLUMN_TYPE, c.IS_NULLABLE
  LIMIT ?`;
 
 /** Tables and views of the connection's database (or `database` on the same server). */
-export async function mysqlSchema(conn: mysql.Connection, database: string | null, maxColumns: number): Promise<SchemaListing> {
+async function mysqlSchema(conn: mysql.Connection, database: string | null, maxColumns: number): Promise<SchemaListing> {
   const rows = await exec<string[][]>(conn, SCHEMA_SQL, [database, maxColumns + 1]);
   return buildListing(
     rows.map(([table, kind, column, type, nullable]) => ({
@@ -31,7 +32,7 @@ export async function mysqlSchema(conn: mysql.Connection, database: string | nul
   );
 }
 
-export async function mysqlDatabases(conn: mysql.Connection): Promise<string[]> {
+async function mysqlDatabases(conn: mysql.Connection): Promise<string[]> {
   const rows = await exec<string[][]>(conn, 'SHOW DATABASES');
   return rows.map(([name]) => String(name)).filter((name) => !SYSTEM_SCHEMAS.includes(name.toLowerCase()));
 }
@@ -39,7 +40,7 @@ export async function mysqlDatabases(conn: mysql.Connection): Promise<string[]> 
 const quoteName = (name: string) => `\`${name.replace(/`/g, '``')}\``;
 
 /** `SHOW CREATE TABLE` (or VIEW) text; `db.table` reads another database. */
-export async function mysqlTableDdl(conn: mysql.Connection, table: string): Promise<string> {
+async function mysqlTableDdl(conn: mysql.Connection, table: string): Promise<string> {
   const dot = table.indexOf('.');
   const name = dot > 0 ? `${quoteName(table.slice(0, dot))}.${quoteName(table.slice(dot + 1))}` : quoteName(table);
   try {
@@ -50,3 +51,10 @@ export async function mysqlTableDdl(conn: mysql.Connection, table: string): Prom
     throw error;
   }
 }
+
+export const mysqlCatalog: SessionCatalog<mysql.Connection> = {
+  schema: mysqlSchema,
+  databases: mysqlDatabases,
+  tableDdl: mysqlTableDdl,
+  ping: (conn) => exec(conn, 'SELECT 1'),
+};

@@ -1,12 +1,10 @@
 import type mysql from 'mysql2';
 import { openCursor } from '../cursor.ts';
-import { connectionFailed, queryFailed, unreachable } from '../failures.ts';
-import { mysqlDatabases, mysqlSchema, mysqlTableDdl } from './catalog.ts';
+import { mysqlCatalog } from './catalog.ts';
 import { exec, limitAssignment, setUpSession, type MysqlSession } from './session.ts';
 import { MysqlStatement, type StatementHost } from './statement.ts';
-import { SessionPool } from '../pool.ts';
-import { createRedactor, type Redactor } from '../redact.ts';
-import type { ConnectionSettings, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing } from '../types.ts';
+import { PooledDriver } from '../pooled.ts';
+import type { ConnectionSettings, DriverEnv, RowCursor, RunRequest } from '../types.ts';
 
 const ER_STATEMENT_TIMEOUT = 1969; // MariaDB max_statement_time
 const ER_QUERY_TIMEOUT = 3024; // MySQL max_execution_time
@@ -16,21 +14,16 @@ let mysql2: Promise<typeof mysql> | null = null;
 /** mysql2 on the first MySQL connection: ~5 MB of heap a server without one never needs. */
 const loadMysql2 = () => (mysql2 ??= import('mysql2').then((m) => m.default));
 
-export class MysqlDriver implements Driver, StatementHost {
+export class MysqlDriver extends PooledDriver<MysqlSession, mysql.Connection> implements StatementHost {
   readonly type = 'mysql' as const;
   readonly dialect = 'mysql' as const;
-  readonly redactor: Redactor;
-  private readonly pool: SessionPool<MysqlSession>;
+  protected readonly catalog = mysqlCatalog;
 
   constructor(
     private readonly settings: ConnectionSettings,
-    private readonly env: DriverEnv,
+    env: DriverEnv,
   ) {
-    this.redactor = createRedactor(settings.password);
-    this.pool = new SessionPool<MysqlSession>(
-      { open: () => this.openSession(), destroy: async (s) => dropConnection(s.conn), alive: (s) => !s.broken },
-      { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },
-    );
+    super(settings, env);
   }
 
   private async connect(database?: string): Promise<mysql.Connection> {
@@ -72,6 +65,23 @@ export class MysqlDriver implements Driver, StatementHost {
     return session;
   }
 
+  protected async destroySession(session: MysqlSession): Promise<void> {
+    dropConnection(session.conn);
+  }
+
+  protected override sessionAlive(session: MysqlSession): boolean {
+    return !session.broken;
+  }
+
+  protected handle(session: MysqlSession): mysql.Connection {
+    return session.conn;
+  }
+
+  /** A statement error leaves the connection usable unless mysql2 calls it fatal. */
+  protected override keepsSessionAfter(error: unknown): boolean {
+    return !(error as { fatal?: boolean }).fatal;
+  }
+
   /** Sets the server-side statement limit when the session's differs (a backstop to our own timer). */
   async setLimit(session: MysqlSession, timeoutMs: number): Promise<void> {
     if (session.limitMs === timeoutMs) return;
@@ -91,65 +101,15 @@ export class MysqlDriver implements Driver, StatementHost {
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
-    const fail = (error: unknown) => queryFailed(error, this.redactor);
-    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
-    const readOnly = request.readOnly || !this.env.allowWrites;
-    return openCursor(new MysqlStatement(this, session, request, readOnly), {
+    const session = await this.sessionForStatement();
+    return openCursor(new MysqlStatement(this, session, request, this.readOnly(request)), {
       request,
-      fail,
+      fail: (error) => this.statementFailed(error),
       isTimeout: (error) => {
         const errno = (error as { errno?: number }).errno;
         return errno === ER_STATEMENT_TIMEOUT || errno === ER_QUERY_TIMEOUT;
       },
     });
-  }
-
-  release(session: MysqlSession, reusable: boolean): Promise<void> {
-    return this.pool.release(session, reusable);
-  }
-
-  private async withSession<T>(work: (conn: mysql.Connection) => Promise<T>): Promise<T> {
-    let session: MysqlSession;
-    try {
-      session = await this.pool.acquire();
-    } catch (error) {
-      throw connectionFailed(error, this.redactor);
-    }
-    let reusable = true;
-    try {
-      return await work(session.conn);
-    } catch (error) {
-      reusable = !(error as { fatal?: boolean }).fatal;
-      throw queryFailed(error, this.redactor);
-    } finally {
-      await this.pool.release(session, reusable);
-    }
-  }
-
-  schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing> {
-    return this.withSession((conn) => mysqlSchema(conn, options.database ?? null, options.maxColumns));
-  }
-
-  databases(): Promise<string[]> {
-    return this.withSession(mysqlDatabases).catch((error) => Promise.reject(connectionFailed(error, this.redactor)));
-  }
-
-  tableDdl(table: string): Promise<string> {
-    return this.withSession((conn) => mysqlTableDdl(conn, table));
-  }
-
-  async test(): Promise<void> {
-    await this.withSession((conn) => exec(conn, 'SELECT 1')).catch((error) =>
-      Promise.reject(connectionFailed(error, this.redactor)),
-    );
-  }
-
-  idleSessions(): number {
-    return this.pool.idleCount;
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
   }
 }
 

@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import { SluiceError } from '../../errors.ts';
+import type { SessionCatalog } from '../pooled.ts';
 import { buildListing } from '../schema-listing.ts';
 import type { SchemaListing } from '../types.ts';
 
@@ -29,7 +30,7 @@ select r.qname, r.kind, a.attname, format_type(a.atttypid, a.atttypmod), (not a.
  limit $1`;
 
 /** Tables and views outside the system schemas; non-`public` ones as `schema.table`. */
-export async function pgSchema(sql: postgres.Sql, maxColumns: number): Promise<SchemaListing> {
+async function pgSchema(sql: postgres.Sql, maxColumns: number): Promise<SchemaListing> {
   const found = await rows(sql, SCHEMA_SQL, [maxColumns + 1]);
   return buildListing(
     found.map(([table, kind, column, type, nullable]) => ({
@@ -43,7 +44,7 @@ export async function pgSchema(sql: postgres.Sql, maxColumns: number): Promise<S
   );
 }
 
-export async function pgDatabases(sql: postgres.Sql): Promise<string[]> {
+async function pgDatabases(sql: postgres.Sql): Promise<string[]> {
   const found = await rows(sql, 'select datname from pg_database where datallowconn and not datistemplate order by datname');
   return found.map(([name]) => name as string);
 }
@@ -91,7 +92,7 @@ function columnLine([name, type, notNull, expr, identity, generated, collation]:
 }
 
 /** A CREATE statement rebuilt from the catalog: columns, constraints, then other indexes. */
-export async function pgTableDdl(sql: postgres.Sql, table: string): Promise<string> {
+async function pgTableDdl(sql: postgres.Sql, table: string): Promise<string> {
   const dot = table.indexOf('.');
   const [schemaName, relName] = dot > 0 ? [table.slice(0, dot), table.slice(dot + 1)] : ['', table];
   const [found] = await rows(sql, FIND_SQL, [schemaName, relName]);
@@ -117,3 +118,11 @@ export async function pgTableDdl(sql: postgres.Sql, table: string): Promise<stri
   for (const [index] of await rows(sql, INDEXES_SQL, [oid])) ddl += `${index};\n`;
   return ddl;
 }
+
+/** The schema of the session's own database: another database is read on a session opened on it. */
+export const pgCatalog: SessionCatalog<postgres.Sql> = {
+  schema: (sql, _database, maxColumns) => pgSchema(sql, maxColumns),
+  databases: pgDatabases,
+  tableDdl: pgTableDdl,
+  ping: (sql) => sql.unsafe('select 1'),
+};

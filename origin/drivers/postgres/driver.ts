@@ -2,24 +2,12 @@ import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import type { Value } from '../../values.ts';
 import { openCursor, type Outcome, type StatementSource } from '../cursor.ts';
-import { connectionFailed, queryFailed, unreachable } from '../failures.ts';
-import { pgDatabases, pgSchema, pgTableDdl } from './catalog.ts';
+import { pgCatalog } from './catalog.ts';
 import { PgLines } from './lines.ts';
 import { DBLINK_SCHEMA, endTransaction, type PgResetSession } from './reset.ts';
 import { pgType, TYPE_CATALOG_SQL, type Convert, type PgCatalogType, type PgType } from './types.ts';
-import { SessionPool } from '../pool.ts';
-import { createRedactor, type Redactor } from '../redact.ts';
-import type {
-  ColumnMeta,
-  ConnectionSettings,
-  Driver,
-  DriverEnv,
-  LineFormat,
-  LineStream,
-  RowCursor,
-  RunRequest,
-  SchemaListing,
-} from '../types.ts';
+import { PooledDriver, type SessionSource } from '../pooled.ts';
+import type { ColumnMeta, ConnectionSettings, DriverEnv, LineFormat, LineStream, RowCursor, RunRequest } from '../types.ts';
 
 /** One session is one postgres.js instance holding a single connection. */
 export type PgSession = PgResetSession;
@@ -47,23 +35,18 @@ function sslOption(options: Record<string, unknown>): postgres.Options<{}>['ssl'
   }
 }
 
-export class PostgresDriver implements Driver {
+export class PostgresDriver extends PooledDriver<PgSession, postgres.Sql> {
   readonly type = 'postgres' as const;
   readonly dialect = 'postgres' as const;
-  readonly redactor: Redactor;
-  private readonly pool: SessionPool<PgSession>;
-  private catalog = new Map<number, PgCatalogType>();
-  private catalogStale = true;
+  protected readonly catalog = pgCatalog;
+  private typeCatalog = new Map<number, PgCatalogType>();
+  private typeCatalogStale = true;
 
   constructor(
     private readonly settings: ConnectionSettings,
-    private readonly env: DriverEnv,
+    env: DriverEnv,
   ) {
-    this.redactor = createRedactor(settings.password);
-    this.pool = new SessionPool<PgSession>(
-      { open: () => this.openSession(), destroy: (s) => closeSession(s) },
-      { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },
-    );
+    super(settings, env);
   }
 
   /** Opens a session; `database` overrides the connection's for a one-off look at another database. */
@@ -105,19 +88,32 @@ export class PostgresDriver implements Driver {
     return session;
   }
 
+  protected destroySession(session: PgSession): Promise<void> {
+    return closeSession(session);
+  }
+
+  protected handle(session: PgSession): postgres.Sql {
+    return session.sql;
+  }
+
+  /** Another database than the connection's is read on a session opened for the look and closed after it. */
+  protected override sessionsFor(database: string | undefined): SessionSource<PgSession> {
+    if (database === undefined || database === (this.settings.database ?? undefined)) return this.pool;
+    return { acquire: () => this.openSession(database), release: (session) => closeSession(session) };
+  }
+
   async run(request: RunRequest): Promise<RowCursor> {
-    const fail = (error: unknown) => queryFailed(error, this.redactor);
-    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
-    if (this.catalogStale) {
+    const fail = (error: unknown) => this.statementFailed(error);
+    const session = await this.sessionForStatement();
+    if (this.typeCatalogStale) {
       try {
-        await this.loadCatalog(session);
+        await this.loadTypeCatalog(session);
       } catch (error) {
         await this.pool.release(session, false);
         throw fail(error);
       }
     }
-    const readOnly = request.readOnly || !this.env.allowWrites;
-    return openCursor(new PgStatement(this, session, request, readOnly), { request, fail, isTimeout: isStatementTimeout });
+    return openCursor(new PgStatement(this, session, request, this.readOnly(request)), { request, fail, isTimeout: isStatementTimeout });
   }
 
   /**
@@ -128,92 +124,35 @@ export class PostgresDriver implements Driver {
    */
   async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
     if (request.values.length > 0) return null;
-    let session: PgSession;
-    try {
-      session = await this.pool.acquire();
-    } catch {
-      return null;
-    }
-    const readOnly = request.readOnly || !this.env.allowWrites;
-    const source = new PgLines(session, request, format, readOnly, (oids) => this.typesOf(oids), (reusable) =>
+    const session = await this.sessionOrNull();
+    if (!session) return null;
+    const source = new PgLines(session, request, format, this.readOnly(request), (oids) => this.typesOf(oids), (reusable) =>
       this.pool.release(session, reusable),
     );
     if (!(await source.plan())) {
       await source.finish('failed');
       return null;
     }
-    const fail = (error: unknown) => queryFailed(error, this.redactor);
-    return openCursor(source, { request, fail, isTimeout: isStatementTimeout });
+    return openCursor(source, { request, fail: (error) => this.statementFailed(error), isTimeout: isStatementTimeout });
   }
 
-  private async loadCatalog(session: PgSession): Promise<void> {
+  private async loadTypeCatalog(session: PgSession): Promise<void> {
     const rows = await session.sql.unsafe(TYPE_CATALOG_SQL).values();
     const catalog = new Map<number, PgCatalogType>();
     for (const [oid, name, typtype, base, elem, category] of rows as unknown as string[][]) {
       catalog.set(Number(oid), { name, typtype, base: Number(base), elem: Number(elem), category });
     }
-    this.catalog = catalog;
-    this.catalogStale = false;
+    this.typeCatalog = catalog;
+    this.typeCatalogStale = false;
   }
 
   /** The types of a statement's columns; an OID the catalog lacks marks it for reloading. */
   typesOf(oids: number[]): PgType[] {
     return oids.map((oid) => {
-      const type = pgType(oid, this.catalog);
-      if (type.kind === 'unknown' && !this.catalog.has(oid)) this.catalogStale = true;
+      const type = pgType(oid, this.typeCatalog);
+      if (type.kind === 'unknown' && !this.typeCatalog.has(oid)) this.typeCatalogStale = true;
       return type;
     });
-  }
-
-  release(session: PgSession, reusable: boolean): Promise<void> {
-    return this.pool.release(session, reusable);
-  }
-
-  /** Runs `work` on a pooled session (or one on another database), for catalog reads. */
-  async withSession<T>(work: (sql: postgres.Sql) => Promise<T>, database?: string): Promise<T> {
-    const other = database !== undefined && database !== (this.settings.database ?? undefined);
-    let session: PgSession;
-    try {
-      session = other ? await this.openSession(database) : await this.pool.acquire();
-    } catch (error) {
-      throw connectionFailed(error, this.redactor);
-    }
-    let reusable = true;
-    try {
-      return await work(session.sql);
-    } catch (error) {
-      reusable = false;
-      throw queryFailed(error, this.redactor);
-    } finally {
-      if (other) await closeSession(session);
-      else await this.pool.release(session, reusable);
-    }
-  }
-
-  schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing> {
-    return this.withSession((sql) => pgSchema(sql, options.maxColumns), options.database);
-  }
-
-  databases(): Promise<string[]> {
-    return this.withSession((sql) => pgDatabases(sql)).catch((error) => Promise.reject(connectionFailed(error, this.redactor)));
-  }
-
-  tableDdl(table: string): Promise<string> {
-    return this.withSession((sql) => pgTableDdl(sql, table));
-  }
-
-  async test(): Promise<void> {
-    await this.withSession((sql) => sql.unsafe('select 1')).catch((error) =>
-      Promise.reject(connectionFailed(error, this.redactor)),
-    );
-  }
-
-  idleSessions(): number {
-    return this.pool.idleCount;
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
   }
 }
 

@@ -1,89 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { SluiceError } from '../../errors.ts';
 import type { Value, ValueKind } from '../../values.ts';
 import { openCursor, type Outcome, type StatementSource } from '../cursor.ts';
-import { connectionFailed, queryFailed, sessionLost, unreachable } from '../failures.ts';
-import { SessionPool } from '../pool.ts';
-import { createRedactor, type Redactor } from '../redact.ts';
-import { buildListing } from '../schema-listing.ts';
-import { workerSource, type WorkerData, type WorkerReply, type WorkerRequest } from './worker.ts';
-import type { ColumnMeta, ConnectionSettings, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing } from '../types.ts';
-
-const DRIVER_PATH = createRequire(import.meta.url).resolve('better-sqlite3');
-
-/** One session is one child process holding the database handles (see sqlite-worker.ts). */
-class SqliteSession {
-  private pending: { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void } | null = null;
-  private readonly exited: Promise<void>;
-  alive = true;
-
-  private constructor(private readonly child: ChildProcess) {
-    child.on('message', (reply: WorkerReply) => {
-      const pending = this.pending;
-      this.pending = null;
-      this.child.channel?.unref();
-      pending?.resolve(reply);
-    });
-    const fail = (error: Error) => {
-      this.alive = false;
-      const pending = this.pending;
-      this.pending = null;
-      pending?.reject(error);
-    };
-    child.on('error', fail);
-    this.exited = new Promise((resolve) =>
-      child.on('exit', () => {
-        fail(sessionLost('The SQLite session ended'));
-        resolve();
-      }),
-    );
-    // Idle sessions must not keep the server's process alive; `call` holds it while waiting.
-    child.unref();
-  }
-
-  static async open(database: string): Promise<SqliteSession> {
-    const data: WorkerData = { driverPath: DRIVER_PATH, database };
-    const child = spawn(process.execPath, ['-e', workerSource, JSON.stringify(data)], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      serialization: 'advanced',
-    });
-    const session = new SqliteSession(child);
-    try {
-      await session.wait();
-    } catch (error) {
-      await session.terminate();
-      throw error;
-    }
-    return session;
-  }
-
-  /** Sends one request and waits for its reply; an `error` reply rejects. */
-  call(request: WorkerRequest): Promise<WorkerReply> {
-    if (!this.alive) return Promise.reject(sessionLost('The SQLite session has ended'));
-    const reply = this.wait();
-    this.child.send(request);
-    return reply;
-  }
-
-  private async wait(): Promise<WorkerReply> {
-    this.child.channel?.ref();
-    const reply = await new Promise<WorkerReply>((resolve, reject) => (this.pending = { resolve, reject }));
-    if (reply.type === 'error') throw Object.assign(new Error(reply.message), { code: reply.code ?? 'SQLITE_ERROR' });
-    return reply;
-  }
-
-  /** Kills the process: the only way to stop a synchronous SQLite statement. */
-  async terminate(): Promise<void> {
-    this.alive = false;
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      this.child.ref(); // until its exit is seen, or the server could stop waiting for it
-      this.child.kill('SIGKILL');
-    }
-    await this.exited;
-  }
-}
+import { sessionLost } from '../failures.ts';
+import { PooledDriver } from '../pooled.ts';
+import { sqliteCatalog } from './catalog.ts';
+import { SqliteSession } from './session.ts';
+import type { ColumnMeta, ConnectionSettings, DriverEnv, RowCursor, RunRequest } from '../types.ts';
 
 /** Column kind from the declared type's affinity (SQLite's own rules, in order). */
 export function affinityKind(declared: string | null): ValueKind {
@@ -103,94 +25,46 @@ function bindable(value: unknown): unknown {
   return value;
 }
 
-const SCHEMA_SQL = `
-select m.name, m.type, p.name, p.type, p."notnull"
-  from sqlite_master m join pragma_table_info(m.name) p
- where m.type in ('table', 'view') and m.name not like 'sqlite_%'
- order by m.name, p.cid
- limit ?`;
-
-export class SqliteDriver implements Driver {
+export class SqliteDriver extends PooledDriver<SqliteSession, SqliteSession> {
   readonly type = 'sqlite' as const;
   readonly dialect = 'sqlite' as const;
-  readonly redactor: Redactor;
+  protected readonly catalog = sqliteCatalog;
   private readonly database: string;
-  private readonly pool: SessionPool<SqliteSession>;
 
-  constructor(
-    settings: ConnectionSettings,
-    private readonly env: DriverEnv,
-  ) {
-    this.redactor = createRedactor(settings.password);
+  constructor(settings: ConnectionSettings, env: DriverEnv) {
+    super(settings, env);
     const database = settings.database ?? ':memory:';
     this.database = database === ':memory:' ? database : resolve(database);
-    this.pool = new SessionPool<SqliteSession>(
-      { open: () => SqliteSession.open(this.database), destroy: (s) => s.terminate(), alive: (s) => s.alive },
-      { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },
-    );
+  }
+
+  openSession(): Promise<SqliteSession> {
+    return SqliteSession.open(this.database);
+  }
+
+  protected destroySession(session: SqliteSession): Promise<void> {
+    return session.terminate();
+  }
+
+  protected override sessionAlive(session: SqliteSession): boolean {
+    return session.alive;
+  }
+
+  protected handle(session: SqliteSession): SqliteSession {
+    return session;
+  }
+
+  /** A catalog read that failed in SQLite leaves the process as it was; one that ended it does not. */
+  protected override keepsSessionAfter(_error: unknown, session: SqliteSession): boolean {
+    return session.alive;
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
-    const fail = (error: unknown) => queryFailed(error, this.redactor);
-    const session = await this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
-    const write = this.env.allowWrites && !request.readOnly;
-    return openCursor(new SqliteStatement(this.pool, session, request, write), { request, fail });
-  }
-
-  private async all(text: string, values: unknown[], failure: (error: unknown) => SluiceError): Promise<unknown[][]> {
-    let session: SqliteSession;
-    try {
-      session = await this.pool.acquire();
-    } catch (error) {
-      throw connectionFailed(error, this.redactor);
-    }
-    try {
-      const reply = await session.call({ op: 'all', text, values });
-      return reply.type === 'rows' ? reply.rows : [];
-    } catch (error) {
-      throw failure(error);
-    } finally {
-      await this.pool.release(session, session.alive);
-    }
-  }
-
-  async schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing> {
-    const rows = await this.all(SCHEMA_SQL, [options.maxColumns + 1], (e) => queryFailed(e, this.redactor));
-    return buildListing(
-      rows.map(([table, kind, column, type, notNull]) => ({
-        table: String(table),
-        kind: String(kind),
-        column: String(column),
-        type: String(type ?? ''),
-        nullable: !notNull,
-      })),
-      options.maxColumns,
-    );
-  }
-
-  async databases(): Promise<string[]> {
-    await this.test();
-    return ['main'];
-  }
-
-  async tableDdl(table: string): Promise<string> {
-    const sql = "select sql from sqlite_master where type in ('table', 'view') and name = ? and sql is not null";
-    const rows = await this.all(sql, [table], (e) => queryFailed(e, this.redactor));
-    if (!rows.length) throw new SluiceError('not_found', `Table ${table} was not found`);
-    const ddl = String(rows[0][0]).trim();
-    return `${ddl.endsWith(';') ? ddl : `${ddl};`}\n`;
-  }
-
-  async test(): Promise<void> {
-    await this.all('select 1', [], (e) => connectionFailed(e, this.redactor));
-  }
-
-  idleSessions(): number {
-    return this.pool.idleCount;
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
+    const session = await this.sessionForStatement();
+    const release = (reusable: boolean) => this.release(session, reusable);
+    return openCursor(new SqliteStatement(session, request, !this.readOnly(request), release), {
+      request,
+      fail: (error) => this.statementFailed(error),
+    });
   }
 }
 
@@ -200,10 +74,10 @@ class SqliteStatement implements StatementSource {
   private interrupted = false;
 
   constructor(
-    private readonly pool: SessionPool<SqliteSession>,
     private readonly session: SqliteSession,
     private readonly request: RunRequest,
     private readonly write: boolean,
+    private readonly release: (reusable: boolean) => Promise<void>,
   ) {}
 
   async start(): Promise<ColumnMeta[]> {
@@ -236,6 +110,6 @@ class SqliteStatement implements StatementSource {
         reusable = false;
       }
     }
-    await this.pool.release(this.session, reusable);
+    await this.release(reusable);
   }
 }

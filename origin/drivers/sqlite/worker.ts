@@ -5,8 +5,8 @@
  *
  * Not a worker thread: `Worker.terminate()` only stops JavaScript, and a
  * statement inside one `sqlite3_step` call (`select count(*)` over an endless
- * recursive CTE) never returns to JavaScript, so the thread spins on (measured:
- * still running 4 s after terminate). A process can be killed outright.
+ * recursive CTE) never returns to JavaScript, so the thread spins on (ADR
+ * 0003). A process can be killed outright.
  *
  * A read runs on a read-only handle, where a statement the guard lets
  * through changes nothing that outlives it (pragma table functions only

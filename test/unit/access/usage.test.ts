@@ -121,6 +121,35 @@ describe('CallerUsage on the embedded store', () => {
     expect(await stored(store, name, periodKey('day', Date.now()))).toMatchObject({ calls: 4, rows: 7 });
     expect(await periodUsage(store, name, 'month', new Date())).toEqual({ calls: 4, rows: 7 });
   });
+
+  it('keeps counts the store refused, one row a caller and period, and writes them later', async () => {
+    const state = { failing: true };
+    const db = new Proxy(store.db, {
+      get(target, prop, receiver) {
+        if (prop === 'insert' && state.failing) {
+          return () => {
+            throw new Error('store unavailable');
+          };
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const now = Date.now();
+    const refused = new CallerUsage({ db }, { logger, flushIntervalMs: 60_000, now: () => now });
+    const name = `refused-${process.pid}`;
+    (await refused.admit({ name })).release();
+    await refused.flush();
+    expect(refused.unwritten(name, periodKey('day', now))).toEqual({ calls: 1, rows: 0 });
+    (await refused.admit({ name })).release();
+    expect(refused.unwrittenAll().filter((d) => d.caller === name)).toEqual([
+      { caller: name, period: periodKey('day', now), calls: 2, rows: 0 },
+      { caller: name, period: periodKey('month', now), calls: 2, rows: 0 },
+    ]);
+    state.failing = false;
+    await refused.close();
+    expect(refused.unwrittenAll()).toEqual([]);
+    expect(await stored(store, name, periodKey('day', now))).toMatchObject({ calls: 2, rows: 0 });
+  });
 });
 
 describe('CallerUsage on a shared Postgres store', () => {

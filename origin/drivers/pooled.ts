@@ -1,0 +1,146 @@
+import type { SluiceError } from '../errors.ts';
+import { connectionFailed, queryFailed, unreachable } from './failures.ts';
+import { SessionPool } from './pool.ts';
+import { createRedactor, type Redactor } from './redact.ts';
+import type { ConnectionSettings, Dialect, Driver, DriverEnv, DriverType, RowCursor, RunRequest, SchemaListing } from './types.ts';
+
+/**
+ * What every driver with a pool of sessions shares: the pool itself, sized
+ * from the environment; catalog reads on a pooled session; the connection
+ * test; and the mapping of what fails on the way to a redacted `SluiceError`.
+ * An engine adds how a session opens, closes and what it is read through
+ * (`H`), its catalog queries and its statements.
+ */
+
+/** An engine's catalog queries, each run on one session's handle. */
+export interface SessionCatalog<H> {
+  /** `database` is the one asked for, null for the connection's own. */
+  schema(handle: H, database: string | null, maxColumns: number): Promise<SchemaListing>;
+  databases(handle: H): Promise<string[]>;
+  tableDdl(handle: H, table: string): Promise<string>;
+  /** A trivial statement: the session answers. */
+  ping(handle: H): Promise<unknown>;
+}
+
+/** Where a catalog read takes its session from and hands it back to: the pool, or a one-off session. */
+export interface SessionSource<S> {
+  acquire(): Promise<S>;
+  release(session: S, reusable: boolean): Promise<void>;
+}
+
+export abstract class PooledDriver<S, H> implements Driver {
+  abstract readonly type: DriverType;
+  abstract readonly dialect: Dialect;
+  readonly redactor: Redactor;
+  protected readonly pool: SessionPool<S>;
+  protected abstract readonly catalog: SessionCatalog<H>;
+
+  constructor(
+    settings: ConnectionSettings,
+    protected readonly env: DriverEnv,
+  ) {
+    this.redactor = createRedactor(settings.password);
+    this.pool = new SessionPool<S>(
+      { open: () => this.openSession(), destroy: (s) => this.destroySession(s), alive: (s) => this.sessionAlive(s) },
+      { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },
+    );
+  }
+
+  abstract openSession(): Promise<S>;
+  /** Must not throw: the session is being thrown away. */
+  protected abstract destroySession(session: S): Promise<void>;
+  /** What the catalog queries read through. */
+  protected abstract handle(session: S): H;
+  abstract run(request: RunRequest): Promise<RowCursor>;
+
+  /** False when a session broke while it waited idle. */
+  protected sessionAlive(_session: S): boolean {
+    return true;
+  }
+
+  /** Whether a session whose catalog read failed may serve again; by default it is destroyed. */
+  protected keepsSessionAfter(_error: unknown, _session: S): boolean {
+    return false;
+  }
+
+  /** A statement's error as the client's. */
+  protected statementFailed(error: unknown): SluiceError {
+    return queryFailed(error, this.redactor);
+  }
+
+  /** Read-only when the request asks it or the server allows no writes. */
+  protected readOnly(request: RunRequest): boolean {
+    return request.readOnly || !this.env.allowWrites;
+  }
+
+  /** A session for a caller's statement: one that cannot be opened means the statement never ran. */
+  protected sessionForStatement(): Promise<S> {
+    return this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
+  }
+
+  /** A session for the push-down, or null: `run()` then reports whatever keeps one from opening. */
+  protected async sessionOrNull(): Promise<S | null> {
+    try {
+      return await this.pool.acquire();
+    } catch {
+      return null;
+    }
+  }
+
+  release(session: S, reusable: boolean): Promise<void> {
+    return this.pool.release(session, reusable);
+  }
+
+  /** Where catalog reads on `database` take their session: the pool unless an engine reads another database elsewhere. */
+  protected sessionsFor(_database: string | undefined): SessionSource<S> {
+    return this.pool;
+  }
+
+  /** Catalog reads: only the driver's own SQL runs, so the session goes back as it is. */
+  protected async withSession<T>(work: (handle: H) => Promise<T>, source: SessionSource<S> = this.pool): Promise<T> {
+    let session: S;
+    try {
+      session = await source.acquire();
+    } catch (error) {
+      throw connectionFailed(error, this.redactor);
+    }
+    let reusable = true;
+    try {
+      return await work(this.handle(session));
+    } catch (error) {
+      reusable = this.keepsSessionAfter(error, session);
+      throw this.statementFailed(error);
+    } finally {
+      await source.release(session, reusable);
+    }
+  }
+
+  schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing> {
+    const read = (handle: H) => this.catalog.schema(handle, options.database ?? null, options.maxColumns);
+    return this.withSession(read, this.sessionsFor(options.database));
+  }
+
+  databases(): Promise<string[]> {
+    return this.withSession((handle) => this.catalog.databases(handle)).catch((error) =>
+      Promise.reject(connectionFailed(error, this.redactor)),
+    );
+  }
+
+  tableDdl(table: string): Promise<string> {
+    return this.withSession((handle) => this.catalog.tableDdl(handle, table));
+  }
+
+  async test(): Promise<void> {
+    await this.withSession((handle) => this.catalog.ping(handle)).catch((error) =>
+      Promise.reject(connectionFailed(error, this.redactor)),
+    );
+  }
+
+  idleSessions(): number {
+    return this.pool.idleCount;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
