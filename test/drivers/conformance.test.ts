@@ -24,11 +24,7 @@ import { env, eventually, failure, readAll, request, uniqueName } from './helper
 const dir = mkdtempSync(join(tmpdir(), 'sluice-conformance-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/**
- * Writes to table data, which a read-only transaction or handle stops in the
- * database itself, behind the text guard. Not DDL: MariaDB commits the
- * read-only transaction before a DDL statement, which then runs.
- */
+/** Writes to table data, which a read-only transaction, session or handle stops in the database itself, behind the text guard. */
 const DATA_WRITES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'REPLACE']);
 
 const ONE_BILLION = 1_000_000_000;
@@ -206,6 +202,16 @@ describe.each(DRIVER_FIXTURES)('$type', (fixture) => {
       }
       expect(await rows(d, 'SELECT a FROM t')).toEqual([[1]]);
       expect(await rows(d, 'SELECT count(*) FROM u')).toEqual([[0]]);
+    });
+
+    it('with writes off, the database itself refuses DDL, and nothing changes', async () => {
+      const d = driver();
+      for (const ddl of ['CREATE TABLE ro_made (i int)', 'DROP TABLE t', 'ALTER TABLE t ADD COLUMN z int', 'CREATE VIEW ro_view AS SELECT 1 AS one', 'CREATE INDEX ro_index ON t (a)']) {
+        expect((await failure(rows(d, ddl, { readOnly: false }))).code, ddl).toBe('query_failed');
+      }
+      expect(await rows(d, 'SELECT * FROM t')).toEqual([[1]]);
+      const listed = (await d.schema({ maxColumns: 5000 })).tables.map((table) => table.name);
+      expect(listed.filter((name) => name.startsWith('ro_'))).toEqual([]);
     });
 
     it('with writes on, a read still runs read-only; a write runs and is seen', async () => {

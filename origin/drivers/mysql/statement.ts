@@ -40,7 +40,8 @@ export class MysqlStatement implements StatementSource {
   async start(): Promise<ColumnMeta[]> {
     const { conn } = this.session;
     await this.driver.setLimit(this.session, this.request.timeoutMs);
-    if (this.readOnly) await exec(conn, 'START TRANSACTION READ ONLY');
+    // Session-wide, not just a READ ONLY transaction: MariaDB commits a transaction before DDL, which then ran. The reset in `finish` (or the session's end) undoes it.
+    if (this.readOnly) await exec(conn, 'SET SESSION TRANSACTION READ ONLY');
     if (this.interrupted) throw new Error('cancelled before the statement started');
     const query = conn.query({ sql: this.request.text, values: this.request.values, rowsAsArray: true });
     query.on('fields', (fields?: MysqlField[]) => this.onFields(fields));
