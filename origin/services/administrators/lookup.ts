@@ -3,6 +3,7 @@ import { SluiceError } from '../../errors.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { type AdministratorRow, adminTokens, administrators } from '../../store/schema/index.ts';
 import { administratorEtag } from './view.ts';
+import { assertIfMatch as assertCurrent } from '../if-match.ts';
 
 export const adminNotFound = (name: string) => new SluiceError('admin_not_found', `Administrator "${name}" not found`);
 
@@ -19,14 +20,9 @@ export async function tokenCount(db: StoreDb, administratorId: number): Promise<
   return Number(row?.n ?? 0);
 }
 
-/** `If-Match` on a change: absent passes; otherwise one of its ETags (or `*`) must be current, else 412. */
-export function assertIfMatch(ifMatch: string | undefined, row: Pick<AdministratorRow, 'id' | 'revision' | 'name'>): void {
-  if (ifMatch === undefined || ifMatch.trim() === '') return;
-  const current = administratorEtag(row);
-  const presented = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  if (presented.includes('*') || presented.includes(current)) return;
-  throw new SluiceError('precondition_failed', `Administrator "${row.name}" has changed since it was read (current ETag ${current})`, { etag: current });
-}
+/** `If-Match` against the administrator's current ETag (services/if-match.ts). */
+export const assertIfMatch = (ifMatch: string | undefined, row: Pick<AdministratorRow, 'id' | 'revision' | 'name'>): void =>
+  assertCurrent(ifMatch, administratorEtag(row), `Administrator "${row.name}"`);
 
 /** Any fixed number: one change to administrators at a time, so two demotions cannot both pass the last-owner check. */
 const ADMINISTRATORS_LOCK = 7_311_010;

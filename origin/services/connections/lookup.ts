@@ -9,6 +9,7 @@ import { type ConnectionRow, connections } from '../../store/schema/index.ts';
 import { connectionCache } from './cache.ts';
 import { driverSettings } from './settings.ts';
 import { connectionEtag, rowFields } from './view.ts';
+import { assertIfMatch as assertCurrent } from '../if-match.ts';
 
 export const connectionNotFound = (name: string) =>
   new SluiceError('connection_not_found', `Connection "${name}" not found`);
@@ -68,15 +69,6 @@ export async function workspaceOfConnection(deps: Pick<AppDeps, 'store'>, name: 
   return row?.workspace ?? null;
 }
 
-/**
- * `If-Match` on a change: absent passes; otherwise one of its ETags (or `*`)
- * must be the current one, else 412 `precondition_failed`. Checked against the
- * row locked in the change's own transaction.
- */
-export function assertIfMatch(ifMatch: string | undefined, row: Pick<ConnectionRow, 'id' | 'revision' | 'name'>): void {
-  if (ifMatch === undefined || ifMatch.trim() === '') return;
-  const current = connectionEtag(row);
-  const presented = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  if (presented.includes('*') || presented.includes(current)) return;
-  throw new SluiceError('precondition_failed', `Connection "${row.name}" has changed since it was read (current ETag ${current})`, { etag: current });
-}
+/** `If-Match` against the connection's current ETag (services/if-match.ts). */
+export const assertIfMatch = (ifMatch: string | undefined, row: Pick<ConnectionRow, 'id' | 'revision' | 'name'>): void =>
+  assertCurrent(ifMatch, connectionEtag(row), `Connection "${row.name}"`);

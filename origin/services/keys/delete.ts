@@ -4,7 +4,8 @@ import { recordAudit } from '../../audit/record.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
 import { apiKeys } from '../../store/schema/index.ts';
-import { assertIfMatch, findKey, keyEtag } from './lookup.ts';
+import { assertIfMatch } from '../if-match.ts';
+import { findKey, keyEtag } from './lookup.ts';
 import { keySnapshot } from './view.ts';
 
 /**

@@ -23,17 +23,6 @@ export async function findKey(db: StoreDb, name: string, { workspace, forUpdate 
   return row;
 }
 
-/**
- * `If-Match` on a change: absent passes; otherwise one of its ETags (or `*`)
- * must be `current`, else 412 `precondition_failed`. Checked against the row
- * locked in the change's own transaction.
- */
-export function assertIfMatch(ifMatch: string | undefined, current: string, what: string): void {
-  if (ifMatch === undefined || ifMatch.trim() === '') return;
-  const presented = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  if (presented.includes('*') || presented.includes(current)) return;
-  throw new SluiceError('precondition_failed', `${what} has changed since it was read (current ETag ${current})`, { etag: current });
-}
 
 /** True for a Postgres unique violation, however the driver wraps it; `constraint` narrows it to one index. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

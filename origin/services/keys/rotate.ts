@@ -8,7 +8,8 @@ import type { Caller } from '../../access/caller.ts';
 import { apiKeys } from '../../store/schema/index.ts';
 import type { KeyWithSecret } from './create.ts';
 import { DEFAULT_GRACE_MINUTES, type RotateFields } from './fields.ts';
-import { assertIfMatch, findKey, keyEtag } from './lookup.ts';
+import { assertIfMatch } from '../if-match.ts';
+import { findKey, keyEtag } from './lookup.ts';
 import { type KeyRead, keyRead, rotationPending } from './view.ts';
 
 type KeyOptions = { workspace?: string; ifMatch?: string };

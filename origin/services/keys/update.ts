@@ -10,7 +10,8 @@ import { apiKeys } from '../../store/schema/index.ts';
 import { assertCollectionsExist } from './collections.ts';
 import { assertGrantNamesIn } from './grant-names.ts';
 import type { UpdateKeyFields } from './fields.ts';
-import { assertIfMatch, findKey, keyEtag } from './lookup.ts';
+import { assertIfMatch } from '../if-match.ts';
+import { findKey, keyEtag } from './lookup.ts';
 import { type KeyRead, keyRead, keySettings } from './view.ts';
 
 /**

@@ -3,6 +3,7 @@ import { SluiceError } from '../../errors.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { type QueryRow, type QueryVersionRow, queries, queryVersions, runs } from '../../store/schema/index.ts';
 import { type QueryRead, type RunStats, queryEtag, queryRead } from './view.ts';
+import { assertIfMatch as assertCurrent } from '../if-match.ts';
 
 export const queryNotFound = (name: string) => new SluiceError('query_not_found', `Query "${name}" not found`);
 
@@ -70,15 +71,6 @@ export async function readQuery(db: StoreDb, row: QueryRow): Promise<QueryRead> 
   return queryRead(row, versions, await runStats(db, row));
 }
 
-/**
- * `If-Match` on a change: absent passes; otherwise one of its ETags (or `*`)
- * must be the current one, else 412 `precondition_failed`. Checked against the
- * row locked in the change's own transaction.
- */
-export function assertIfMatch(ifMatch: string | undefined, row: Pick<QueryRow, 'id' | 'revision' | 'name'>): void {
-  if (ifMatch === undefined || ifMatch.trim() === '') return;
-  const current = queryEtag(row);
-  const presented = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  if (presented.includes('*') || presented.includes(current)) return;
-  throw new SluiceError('precondition_failed', `Query "${row.name}" has changed since it was read (current ETag ${current})`, { etag: current });
-}
+/** `If-Match` against the query's current ETag (services/if-match.ts). */
+export const assertIfMatch = (ifMatch: string | undefined, row: Pick<QueryRow, 'id' | 'revision' | 'name'>): void =>
+  assertCurrent(ifMatch, queryEtag(row), `Query "${row.name}"`);

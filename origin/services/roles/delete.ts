@@ -4,7 +4,7 @@ import { recordAudit } from '../../audit/record.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
 import { roles } from '../../store/schema/index.ts';
-import { assertIfMatch } from '../keys/lookup.ts';
+import { assertIfMatch } from '../if-match.ts';
 import { findRole, roleEtag } from './lookup.ts';
 import { roleSettings } from './view.ts';
 

@@ -9,7 +9,7 @@ import type { Caller } from '../../access/caller.ts';
 import { roles } from '../../store/schema/index.ts';
 import { assertCollectionsExist } from '../keys/collections.ts';
 import { assertGrantNamesIn } from '../keys/grant-names.ts';
-import { assertIfMatch } from '../keys/lookup.ts';
+import { assertIfMatch } from '../if-match.ts';
 import type { UpdateRoleFields } from './fields.ts';
 import { findRole, roleEtag } from './lookup.ts';
 import { type RoleRead, roleRead, roleSettings } from './view.ts';

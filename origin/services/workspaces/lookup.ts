@@ -5,6 +5,7 @@ import type { Caller } from '../../access/caller.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { type WorkspaceRow, workspaceMembers, workspaces } from '../../store/schema/index.ts';
 import { workspaceEtag } from './view.ts';
+import { assertIfMatch as assertCurrent } from '../if-match.ts';
 
 export const workspaceNotFound = (name: string) => new SluiceError('workspace_not_found', `Workspace "${name}" not found`);
 
@@ -25,12 +26,8 @@ export async function memberCount(db: StoreDb, workspace: string): Promise<numbe
   return Number(row?.n ?? 0);
 }
 
-export function assertIfMatch(ifMatch: string | undefined, row: Pick<WorkspaceRow, 'id' | 'revision' | 'name'>): void {
-  if (ifMatch === undefined || ifMatch.trim() === '') return;
-  const current = workspaceEtag(row);
-  const presented = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  if (presented.includes('*') || presented.includes(current)) return;
-  throw new SluiceError('precondition_failed', `Workspace "${row.name}" has changed since it was read (current ETag ${current})`, { etag: current });
-}
+/** `If-Match` against the workspace's current ETag (services/if-match.ts). */
+export const assertIfMatch = (ifMatch: string | undefined, row: Pick<WorkspaceRow, 'id' | 'revision' | 'name'>): void =>
+  assertCurrent(ifMatch, workspaceEtag(row), `Workspace "${row.name}"`);
 
 export const workspaceProtected = () => new SluiceError('workspace_protected', 'The default workspace always exists: it cannot be deleted');
