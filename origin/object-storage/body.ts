@@ -27,18 +27,22 @@ export function watchBody(source: AsyncIterable<Uint8Array>, signal: AbortSignal
     let finished = false;
     try {
       for (;;) {
-        signal.throwIfAborted();
-        const next = await Promise.race([iterator.next(), aborted]);
+        let next: IteratorResult<Uint8Array>;
+        try {
+          signal.throwIfAborted();
+          next = await Promise.race([iterator.next(), aborted]);
+        } catch (err) {
+          failure = err;
+          throw err;
+        }
         if (next.done) {
           finished = true;
           return;
         }
         bytes += next.value.byteLength;
+        // An error thrown in here is the writer's (its stream torn down), not the body's.
         yield next.value;
       }
-    } catch (err) {
-      failure = err;
-      throw err;
     } finally {
       signal.removeEventListener('abort', onAbort);
       // Cut short: let the source release what it holds (a cursor), without waiting on it.
