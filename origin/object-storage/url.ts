@@ -66,10 +66,13 @@ function bucketTarget(scheme: BucketScheme, bucket: string, path: string): Bucke
 }
 
 function fileUrlPath(url: string): string {
+  const refused = () => invalidUrl('is a file:// URL that names no local path (file:///absolute/folder)');
+  // `file:x` would parse as `/x`: only the full form names a folder plainly.
+  if (!/^file:\/\//i.test(url)) throw refused();
   try {
     return fileURLToPath(url);
   } catch {
-    throw invalidUrl('is a file:// URL that names no local path (file:///absolute/folder)');
+    throw refused();
   }
 }
 

@@ -50,7 +50,7 @@ describe('bucket urls', () => {
   });
 
   it('refuse other schemes and relative paths', () => {
-    for (const url of ['http://bucket/x', 'azure://c/x', 'exports/x', './x', '', 'file://host/x', 'S3://bucket/x']) {
+    for (const url of ['http://bucket/x', 'azure://c/x', 'exports/x', './x', '', 'file://host/x', 'file:tmp/x', 'file:/tmp/x', 'S3://bucket/x']) {
       expect(refusal(url)).toMatch(/^url /);
     }
   });
