@@ -55,10 +55,10 @@ export function samePassword(keyring: SecretKeyring, stored: string | null, cand
 }
 
 /**
- * A password as a session needs it: a `${VAR}` reference read from the
- * environment now (it is never stored expanded), a literal as stored. An
- * unset variable is 502 `connection_failed` naming it; `owner` (`connection
- * "x"`, `destination "y"`) is null for unsaved fields.
+ * A password as a database or a store needs it: a `${VAR}` reference read
+ * from the environment now (it is never stored expanded), a literal as
+ * stored. An unset variable is 502 `connection_failed` naming it; `owner`
+ * (`connection "x"`, `destination "y"`) is null for unsaved fields.
  */
 export function expandPassword(owner: string | null, password: string | null, environment: NodeJS.ProcessEnv = process.env): string | null {
   if (password === null) return null;
