@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { parseRate } from '../shared/access/rate.ts';
 import { secretKeyProblem } from './secrets/keys.ts';
@@ -116,6 +117,13 @@ export const envSchema = z.object({
     if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `must be origins like https://app.example.com (no path), or *; not ${bad.join(', ')}` });
     // As browsers send `Origin`: lower-case, no default port, no trailing slash.
     return origins.map((o) => (o === '*' ? o : (webOrigin(o) ?? o)));
+  }),
+  /** Comma-separated absolute folders local-folder destinations must lie inside; unset: no local folder is allowed. */
+  SLUICE_EXPORT_DIRS: optionalText.transform((text, ctx) => {
+    const dirs = (text ?? '').split(',').map((d) => d.trim()).filter((d) => d !== '');
+    const relative = dirs.filter((d) => !isAbsolute(d));
+    if (relative.length > 0) ctx.addIssue({ code: 'custom', message: `must be absolute paths; not ${relative.join(', ')}` });
+    return dirs;
   }),
   /** AES-256-GCM keys for stored passwords: comma-separated, 32 bytes each in hex or base64; the first encrypts, all decrypt. */
   SLUICE_SECRET_KEY: optionalText.superRefine((text, ctx) => {

@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   previous_secret_not_found: 404,
   cache_entry_not_found: 404,
   collection_not_found: 404,
+  destination_not_found: 404,
   query_exists: 409,
   connection_exists: 409,
   key_exists: 409,

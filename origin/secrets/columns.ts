@@ -1,11 +1,11 @@
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { connections } from '../store/schema/index.ts';
+import { connections, destinations } from '../store/schema/index.ts';
 
 /**
  * Every stored password, for rekey, the key-rotation alert and the startup
- * warnings. A table that holds a password (destinations, …) joins with one
- * line: its kind as reports name it, the table, its id, its name and the
- * password column.
+ * warnings: connections' and destinations'. A table that holds a password
+ * joins with one line: its kind as reports name it, the table, its id, its
+ * name and the password column.
  */
 export interface SecretColumn {
   kind: string;
@@ -17,4 +17,5 @@ export interface SecretColumn {
 
 export const SECRET_COLUMNS: readonly SecretColumn[] = [
   { kind: 'connection', table: connections, id: connections.id, name: connections.name, value: connections.password },
+  { kind: 'destination', table: destinations, id: destinations.id, name: destinations.name, value: destinations.password },
 ];

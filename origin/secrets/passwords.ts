@@ -53,3 +53,22 @@ export function samePassword(keyring: SecretKeyring, stored: string | null, cand
     return false;
   }
 }
+
+/**
+ * A password as a database or a store needs it: a `${VAR}` reference read
+ * from the environment now (it is never stored expanded), a literal as
+ * stored. An unset variable is 502 `connection_failed` naming it; `owner`
+ * (`connection "x"`, `destination "y"`) is null for unsaved fields.
+ */
+export function expandPassword(owner: string | null, password: string | null, environment: NodeJS.ProcessEnv = process.env): string | null {
+  if (password === null) return null;
+  const reference = ENV_REFERENCE.exec(password);
+  if (!reference) return password;
+  const value = environment[reference[1]!];
+  if (value === undefined) {
+    throw new SluiceError('connection_failed', `The password${owner === null ? '' : ` of ${owner}`} refers to \${${reference[1]}}, which is not set in the server's environment`, {
+      detail: `Environment variable ${reference[1]} is not set`,
+    });
+  }
+  return value;
+}

@@ -34,6 +34,13 @@ const PROBES: Probe[] = [
   { capability: 'connections.read', method: 'GET', path: '/api/v1/connections' },
   { capability: 'connections.write', method: 'POST', path: '/api/v1/connections', body: () => ({ name: unique('conn'), db: 'duckdb' }) },
   { capability: 'connections.write', method: 'POST', path: '/api/v1/connections/test', body: () => ({ db: 'duckdb' }) },
+  { capability: 'destinations.read', method: 'GET', path: '/api/v1/destinations' },
+  {
+    capability: 'destinations.write',
+    method: 'POST',
+    path: '/api/v1/destinations',
+    body: () => ({ name: unique('dest'), url: 's3://sluice-probe-bucket/x', user: 'AKIDEXAMPLE', password: '${SLUICE_T_UNSET_SECRET}' }),
+  },
   { capability: 'queries.read', method: 'GET', path: '/api/v1/queries' },
   { capability: 'queries.read', method: 'POST', path: '/api/v1/queries/validate', body: () => ({ sql: 'select 1' }) },
   { capability: 'queries.write', method: 'POST', path: '/api/v1/queries', body: () => ({ name: unique('q'), sql: 'select 1' }) },

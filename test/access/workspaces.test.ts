@@ -48,7 +48,7 @@ describe('workspaces', () => {
     expectStatus(await asAdmin(origin, 'POST', `/w/${name}/api/v1/connections`, { name: connection, db: 'duckdb' }), 201);
     const refused = await asAdmin(origin, 'DELETE', `/api/v1/workspaces/${name}`);
     expectError(refused, 409, 'workspace_not_empty');
-    expect(refused.body.contents).toEqual({ connections: 1, queries: 0, api_keys: 0, roles: 0 });
+    expect(refused.body.contents).toEqual({ connections: 1, destinations: 0, queries: 0, api_keys: 0, roles: 0 });
     expectStatus(await asAdmin(origin, 'DELETE', `/api/v1/connections/${connection}`, { reason: 'test' }), 200);
     expectStatus(await asAdmin(origin, 'DELETE', `/api/v1/workspaces/${name}`), 200);
   });
@@ -118,7 +118,7 @@ describe('workspace-scoped calls', () => {
     expect(await queriesOf('')).toEqual(expect.arrayContaining([qA, qB]));
 
     const contents = await asAdmin(origin, 'DELETE', `/api/v1/workspaces/${a}`);
-    expect(contents.body.contents).toEqual({ connections: 1, queries: 1, api_keys: 0, roles: 0 });
+    expect(contents.body.contents).toEqual({ connections: 1, destinations: 0, queries: 1, api_keys: 0, roles: 0 });
 
     expectError(await asAdmin(origin, 'GET', '/w/nowhere/api/v1/connections'), 404, 'workspace_not_found');
     const me = await asAdmin(origin, 'GET', `/w/${b}/api/v1/me`);

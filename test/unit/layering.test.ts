@@ -37,6 +37,7 @@ const BELOW_SERVICES = under(
   'origin/alerts',
   'origin/cache',
   'origin/access',
+  'origin/object-storage',
 );
 
 const RULES: Rule[] = [

@@ -1,8 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { ConnectionSettings } from '../../drivers/types.ts';
 import type { Env } from '../../env.ts';
-import { SluiceError } from '../../errors.ts';
-import { ENV_REFERENCE } from '../../secrets/passwords.ts';
+import { expandPassword } from '../../secrets/passwords.ts';
 import { type ConnectionFields } from './fields.ts';
 
 /**
@@ -22,27 +21,10 @@ export function driverSettings(
     host: fields.host,
     port: fields.port,
     user: fields.user,
-    password: expandPassword(name, fields.password, environment),
+    password: expandPassword(name === null ? null : `connection "${name}"`, fields.password, environment),
     database: fields.db === 'duckdb' || fields.db === 'sqlite' ? resolveFile(fields.database, env.SLUICE_DATA_DIR) : fields.database,
     options: fields.options,
   };
-}
-
-/**
- * Expands a `${VAR}` reference; a literal is returned as stored. An unset
- * variable is a clear error (`name` null: unsaved fields).
- */
-export function expandPassword(name: string | null, password: string | null, environment: NodeJS.ProcessEnv = process.env): string | null {
-  if (password === null) return null;
-  const reference = ENV_REFERENCE.exec(password);
-  if (!reference) return password;
-  const value = environment[reference[1]];
-  if (value === undefined) {
-    throw new SluiceError('connection_failed', `The password${name === null ? '' : ` of connection "${name}"`} refers to \${${reference[1]}}, which is not set in the server's environment`, {
-      detail: `Environment variable ${reference[1]} is not set`,
-    });
-  }
-  return value;
 }
 
 function resolveFile(database: string | null, dataDir: string): string | null {

@@ -4,6 +4,7 @@ import * as role from '../roles/fields.ts';
 import * as administrator from '../administrators/fields.ts';
 import * as workspace from '../workspaces/fields.ts';
 import * as connection from '../connections/fields.ts';
+import * as destination from '../destinations/fields.ts';
 import { MAX_LIMIT } from '../history/filters.ts';
 import { LIST_STATUSES } from '../queries/list.ts';
 import * as query from '../queries/fields.ts';
@@ -19,6 +20,7 @@ import type { ParameterObject } from './parameter-schema.ts';
  */
 export const MANAGEMENT_TAGS = [
   { name: 'Management: connections', description: 'Connections: create, read, change, delete, test, browse' },
+  { name: 'Management: destinations', description: 'Where exports deliver: bucket prefixes (S3, GCS, R2) and local folders' },
   { name: 'Management: queries', description: 'Saved queries and their versions' },
   { name: 'Management: history', description: 'Run history across queries' },
   { name: 'Management: settings', description: 'The environment settings the server runs with' },
@@ -64,6 +66,16 @@ const connectionRows: Row[] = [
   ['patch', '/{name}', 'updateConnection', 'Change a connection', { body: jsonBody(connection.updateFields), parameters: [IF_MATCH] }],
   ['delete', '/{name}', 'deleteConnection', 'Delete a connection; a reason is required', { body: jsonBody(connection.removeFields), parameters: [IF_MATCH] }],
   ['get', '/{name}/schema', 'getConnectionSchemaV1', 'Tables and columns, also of an inactive connection', { parameters: [queryParam('database', text)] }],
+];
+
+const destinationRows: Row[] = [
+  ['get', '', 'listDestinations', 'List destinations (never credentials)'],
+  ['post', '', 'createDestination', 'Create a destination', { body: jsonBody(destination.createFields), responses: created }],
+  ['post', '/test', 'testDestination', 'Write and remove a probe object for a saved destination ({name}) or unsaved fields', { body: jsonBody(destination.probeFields) }],
+  ['get', '/{name}', 'getDestination', 'Read a destination (secret masked), with its ETag'],
+  ['patch', '/{name}', 'updateDestination', 'Change a destination', { body: jsonBody(destination.updateFields), parameters: [IF_MATCH] }],
+  ['delete', '/{name}', 'deleteDestination', 'Delete a destination no export uses', { parameters: [IF_MATCH] }],
+  ['post', '/{name}/test', 'testSavedDestination', 'Write and remove a probe object under the saved destination'],
 ];
 
 const queryRows: Row[] = [
@@ -192,6 +204,7 @@ const expand = (base: string, tag: string, rows: Row[]): Endpoint[] =>
 
 export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
   ...expand(CONNECTIONS, 'Management: connections', connectionRows),
+  ...expand('/api/v1/destinations', 'Management: destinations', destinationRows),
   ...expand(QUERIES, 'Management: queries', queryRows),
   ...expand('/api/v1/history', 'Management: history', historyRows),
   ...expand('/api/v1/settings', 'Management: settings', [['get', '', 'getSettings', 'Every environment variable the server reads, by section; secrets only as configured']]),

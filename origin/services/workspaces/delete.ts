@@ -6,18 +6,19 @@ import { SluiceError } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
 import type { StoreDb } from '../../store/open.ts';
-import { apiKeys, connections, queries, roles, workspaceMembers, workspaces } from '../../store/schema/index.ts';
+import { apiKeys, connections, destinations, queries, roles, workspaceMembers, workspaces } from '../../store/schema/index.ts';
 import { assertIfMatch, findWorkspace, memberCount, workspaceProtected } from './lookup.ts';
 import { type WorkspaceView, workspaceView } from './view.ts';
 
 /** What a workspace holds, by kind. */
-export async function workspaceContents(tx: StoreDb, name: string): Promise<Record<'connections' | 'queries' | 'api_keys' | 'roles', number>> {
-  const tally = async (table: typeof connections | typeof queries | typeof apiKeys | typeof roles) => {
+export async function workspaceContents(tx: StoreDb, name: string): Promise<Record<'connections' | 'destinations' | 'queries' | 'api_keys' | 'roles', number>> {
+  const tally = async (table: typeof connections | typeof destinations | typeof queries | typeof apiKeys | typeof roles) => {
     const [row] = await tx.select({ n: count() }).from(table).where(eq(table.workspace, name));
     return Number(row?.n ?? 0);
   };
   return {
     connections: await tally(connections),
+    destinations: await tally(destinations),
     queries: await tally(queries),
     api_keys: await tally(apiKeys),
     roles: await tally(roles),

@@ -1,0 +1,66 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, realpath, rename, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { basename, dirname, join } from 'node:path';
+import { badRequest } from '../errors.ts';
+import { watchBody } from './body.ts';
+import { storeFailed } from './failure.ts';
+import { assertSafeKey } from './key.ts';
+import type { ObjectStore, ObjectWriteOptions, WrittenObject } from './types.ts';
+import { isWithin } from './url.ts';
+
+/**
+ * A local folder as an object store. An object is written to a hidden
+ * temporary file beside its final name (`.<name>.<random>.tmp`, the same
+ * folder so the rename never crosses file systems), flushed to disk, then
+ * renamed into place: a reader sees the whole file or none. A failed or
+ * cancelled write removes its temporary file.
+ */
+
+const noSecret = (text: string) => text;
+
+export function createFolderStore(folder: string): ObjectStore {
+  async function put(key: string, source: AsyncIterable<Uint8Array>, { signal }: ObjectWriteOptions): Promise<WrittenObject> {
+    assertSafeKey(key);
+    signal.throwIfAborted();
+    const target = join(folder, ...key.split('/'));
+    let directory: string;
+    try {
+      await mkdir(dirname(target), { recursive: true });
+      directory = await realpath(dirname(target));
+    } catch (err) {
+      throw storeFailed(err, `creating the folder of ${target}`, noSecret);
+    }
+    // A sub-folder replaced by a symlink since the destination was checked must not lead the write elsewhere.
+    if (!isWithin(directory, folder)) throw badRequest(`Object key ${JSON.stringify(key)} leads outside the destination's folder ${folder}`, { errors: { key: 'escapes the folder' } });
+    const final = join(directory, basename(target));
+    const temporary = join(directory, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+    const body = watchBody(source, signal);
+    try {
+      // `flush`: on disk before the rename, so a crash never leaves an empty file under the final name.
+      await pipeline(Readable.from(body.chunks), createWriteStream(temporary, { flags: 'wx', flush: true }));
+      signal.throwIfAborted();
+      await rename(temporary, final);
+    } catch (err) {
+      await rm(temporary, { force: true });
+      if (signal.aborted) throw signal.reason;
+      if (body.failure !== undefined) throw body.failure;
+      throw storeFailed(err, `writing ${final}`, noSecret);
+    }
+    return { location: final, bytes: body.bytes };
+  }
+
+  return {
+    put,
+    async probe() {
+      const probe = async function* () {
+        yield Buffer.from('Sluice destination probe: removed once written\n');
+      };
+      const { location } = await put(`.sluice-probe-${randomUUID()}`, probe(), { contentType: 'text/plain', signal: new AbortController().signal });
+      await rm(location, { force: true });
+    },
+    close() {},
+  };
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { createRedactor } from '../drivers/redact.ts';
+import { badRequest } from '../errors.ts';
+import { watchBody } from './body.ts';
+import { storeFailed } from './failure.ts';
+import { assertSafeKey, underPrefix } from './key.ts';
+import type { DestinationSettings, ObjectStore, ObjectWriteOptions, WrittenObject } from './types.ts';
+import type { BucketTarget } from './url.ts';
+
+/**
+ * One S3 client for the three bucket schemes: Amazon S3, Google Cloud
+ * Storage's XML API (HMAC keys) and Cloudflare R2 all speak the S3 protocol.
+ * Objects are written as multipart uploads of PART_SIZE parts, at most
+ * QUEUE_SIZE in flight, so memory stays flat whatever the object's size.
+ */
+
+/** lib-storage's smallest part is 5 MiB; 8 MiB parts allow objects up to 80 GiB (10,000 parts). */
+const PART_SIZE = 8 * 2 ** 20;
+const QUEUE_SIZE = 3;
+
+const DEFAULT_ENDPOINT: Partial<Record<BucketTarget['scheme'], string>> = { gs: 'https://storage.googleapis.com' };
+/** GCS and R2 take any region in a signature; `auto` is what both document. */
+const DEFAULT_REGION: Record<BucketTarget['scheme'], string> = { s3: 'us-east-1', gs: 'auto', r2: 'auto' };
+
+// The SDK's notice that its releases from 2027 need Node 22 is multi-line text on stderr (breaking one-line JSON logs); the installed version runs here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const noCredentialChain = () => async (): Promise<never> => {
+  throw new Error('A destination uses only the credentials it is given');
+};
+
+export function createBucketStore(target: BucketTarget, settings: DestinationSettings): ObjectStore {
+  const { user, password } = settings;
+  // Instance roles and the SDK's own chain (environment, profiles) are never used (spec, Limits).
+  if (!user || !password) throw badRequest(`Destination "${settings.name}" needs user (access key id) and password (secret key)`, { errors: { user: 'required', password: 'required' } });
+  const endpoint = settings.endpoint ?? DEFAULT_ENDPOINT[target.scheme];
+  if (target.scheme === 'r2' && !endpoint) throw badRequest('An r2:// destination needs its account endpoint (https://<account id>.r2.cloudflarestorage.com)', { errors: { endpoint: 'required' } });
+  const client = new S3Client({
+    region: settings.region ?? DEFAULT_REGION[target.scheme],
+    endpoint,
+    forcePathStyle: endpoint !== undefined,
+    credentials: { accessKeyId: user, secretAccessKey: password },
+    credentialDefaultProvider: noCredentialChain,
+    // Without these, streamed uploads to S3-compatible stores can store the checksum framing as the object.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // Settings the SDK would otherwise read from the server's environment and ~/.aws files.
+    ignoreConfiguredEndpointUrls: true,
+    useFipsEndpoint: false,
+    useDualstackEndpoint: false,
+    useArnRegion: false,
+    disableS3ExpressSessionAuth: true,
+    maxAttempts: 3,
+    retryMode: 'standard',
+    defaultsMode: 'standard',
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 60_000 },
+  });
+  const redact = createRedactor(password);
+  const location = (key: string) => `${target.scheme}://${target.bucket}/${key}`;
+
+  async function remove(key: string): Promise<void> {
+    await client.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: key }));
+  }
+
+  async function put(key: string, source: AsyncIterable<Uint8Array>, { contentType, signal }: ObjectWriteOptions): Promise<WrittenObject> {
+    assertSafeKey(key);
+    signal.throwIfAborted();
+    const fullKey = underPrefix(target.prefix, key);
+    const body = watchBody(source, signal);
+    const upload = new Upload({
+      client,
+      params: { Bucket: target.bucket, Key: fullKey, Body: Readable.from(body.chunks), ContentType: contentType },
+      partSize: PART_SIZE,
+      queueSize: QUEUE_SIZE,
+      leavePartsOnError: false,
+    });
+    try {
+      // A body that ends early makes done() abort the multipart upload before it rejects, so no part is left behind.
+      await upload.done();
+    } catch (err) {
+      await upload.abort();
+      if (signal.aborted) throw signal.reason;
+      if (body.failure !== undefined) throw body.failure;
+      throw storeFailed(err, `writing ${location(fullKey)}`, redact);
+    }
+    // Aborted after the last part was sent: the object is complete but unwanted.
+    if (signal.aborted) {
+      await remove(fullKey).catch(() => {});
+      throw signal.reason;
+    }
+    return { location: location(fullKey), bytes: body.bytes };
+  }
+
+  return {
+    put,
+    async probe() {
+      const key = `.sluice-probe-${randomUUID()}`;
+      const fullKey = underPrefix(target.prefix, key);
+      const probe = async function* () {
+        yield Buffer.from('Sluice destination probe: removed once written\n');
+      };
+      await put(key, probe(), { contentType: 'text/plain', signal: new AbortController().signal });
+      try {
+        await remove(fullKey);
+      } catch (err) {
+        throw storeFailed(err, `the probe was written but could not be removed (${location(fullKey)}); runs cancelled after their last part need to remove objects`, redact);
+      }
+    },
+    close() {
+      client.destroy();
+    },
+  };
+}
