@@ -29,6 +29,7 @@ import { cacheApi } from './routes/v1/cache/index.ts';
 import { collectionsApi } from './routes/v1/collections/index.ts';
 import { connectionsApi } from './routes/v1/connections/index.ts';
 import { destinationsApi } from './routes/v1/destinations/index.ts';
+import { exportsApi } from './routes/v1/exports/index.ts';
 import { historyApi } from './routes/v1/history/index.ts';
 import { meApi } from './routes/v1/me.ts';
 import { queriesApi } from './routes/v1/queries/index.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v1/collections', collectionsApi);
   app.route('/api/v1/connections', connectionsApi);
   app.route('/api/v1/destinations', destinationsApi);
+  app.route('/api/v1/exports', exportsApi);
   app.route('/api/v1/history', historyApi);
   app.route('/api/v1/queries', queriesApi);
   app.route('/api/v1/settings', settingsApi);

@@ -144,6 +144,8 @@ export const envSchema = z.object({
   SLUICE_EDGE_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   /** Seconds the edge may answer from its directory after the last push that reached it (heartbeats every third of it). */
   SLUICE_EDGE_LEASE: wholeNumber(15, { min: 3, max: 600 }),
+  /** Seconds an export run's lease lasts unless renewed (every third of it, while the run is alive). */
+  SLUICE_EXPORT_LEASE: wholeNumber(60, { min: 3, max: 3600 }),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   connection_inactive: 403,
   writes_disabled: 403,
   not_found: 404,
+  export_not_found: 404,
   query_not_found: 404,
   version_not_found: 404,
   connection_not_found: 404,

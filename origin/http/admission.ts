@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { SluiceError } from '../errors.ts';
 import { clientSignal } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
 
@@ -11,13 +10,7 @@ import type { AppEnv } from './context.ts';
  * when its download ends (complete, failed or abandoned).
  */
 export async function admitted(c: Context<AppEnv>, streaming: boolean, run: () => Promise<Response>): Promise<Response> {
-  let admission;
-  try {
-    admission = await c.get('deps').callerUsage.admit(c.get('caller'));
-  } catch (err) {
-    if (err instanceof SluiceError && err.status === 429) c.header('Retry-After', String(err.extras.retry_after ?? 1));
-    throw err;
-  }
+  const admission = await c.get('deps').callerUsage.admit(c.get('caller'));
   let response: Response;
   try {
     response = await run();

@@ -6,13 +6,14 @@ import { requestScopeOf } from './request-scope.ts';
 import type { AppEnv } from './context.ts';
 import { isManagementPath } from './route-family.ts';
 
-/** The one place an error becomes a response, in the spec's shape for the route family. */
+/** The one place an error becomes a response, in the spec's shape for the route family; a `retry_after` is also sent as `Retry-After`. */
 export function errorResponse(err: SluiceError, c: Context<AppEnv>): Response {
   const requestId = c.get('requestId');
   const body = isManagementPath(c.req.path)
     ? { error: err.message, code: err.code, request_id: requestId, ...err.extras }
     : { error: err.message, ...err.extras };
-  return c.json(body, err.status as ContentfulStatusCode);
+  const retryAfter = err.extras.retry_after;
+  return c.json(body, err.status as ContentfulStatusCode, typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : undefined);
 }
 
 export function onError(err: Error, c: Context<AppEnv>): Response {

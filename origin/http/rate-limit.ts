@@ -19,7 +19,6 @@ function clientAddress(c: Context<AppEnv>): string {
  */
 function refuse(c: Context<AppEnv>, message: string, decision: WindowDecision, headers: Record<string, string>): Response {
   const res = errorResponse(new SluiceError('rate_limited', message, { retry_after: decision.retryAfter }), c);
-  res.headers.set('Retry-After', String(decision.retryAfter));
   for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
   return res;
 }

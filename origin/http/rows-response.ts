@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { serializerFor, type Format } from '../formats/index.ts';
-import { renderedLines } from '../formats/lines.ts';
 import type { PageRun, StreamRun } from '../services/run/run-sql.ts';
+import { streamBytes } from '../services/run/stream-bytes.ts';
 import type { AppEnv } from './context.ts';
 
 /** Formats that are files rather than documents: always offered as a download. */
@@ -44,9 +44,7 @@ export async function pageResponse(
  * Lines the database wrote itself only get the header.
  */
 export async function streamResponse(run: StreamRun, format: Format, filename: string): Promise<Response> {
-  const serializer = await serializerFor(format);
-  const chunks =
-    run.body.kind === 'lines' ? renderedLines(serializer, run.columns, run.body.chunks) : serializer.serialize(run.columns, run.body.batches);
+  const { serializer, chunks } = await streamBytes(run, format);
   return new Response(toReadable(chunks), {
     status: 200,
     headers: {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, realpath, rename, rm } from 'node:fs/promises';
+import { mkdir, realpath, rename, rm, rmdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { basename, dirname, join } from 'node:path';
@@ -21,14 +21,26 @@ import { isWithin } from './url.ts';
 
 const noSecret = (text: string) => text;
 
+/** Removes the folders a failed write made, deepest first, stopping at one another write has filled meanwhile. */
+async function removeEmptyFolders(deepest: string, first: string): Promise<void> {
+  for (let folder = deepest; folder.length >= first.length; folder = dirname(folder)) {
+    try {
+      await rmdir(folder);
+    } catch {
+      return;
+    }
+  }
+}
+
 export function createFolderStore(folder: string): ObjectStore {
   async function put(key: string, source: AsyncIterable<Uint8Array>, { signal }: ObjectWriteOptions): Promise<WrittenObject> {
     assertSafeKey(key);
     signal.throwIfAborted();
     const target = join(folder, ...key.split('/'));
     let directory: string;
+    let made: string | undefined;
     try {
-      await mkdir(dirname(target), { recursive: true });
+      made = await mkdir(dirname(target), { recursive: true });
       directory = await realpath(dirname(target));
     } catch (err) {
       throw storeFailed(err, `creating the folder of ${target}`, noSecret);
@@ -45,6 +57,7 @@ export function createFolderStore(folder: string): ObjectStore {
       await rename(temporary, final);
     } catch (err) {
       await rm(temporary, { force: true });
+      if (made !== undefined) await removeEmptyFolders(dirname(target), made);
       if (signal.aborted) throw signal.reason;
       if (body.failure !== undefined) throw body.failure;
       throw storeFailed(err, `writing ${final}`, noSecret);

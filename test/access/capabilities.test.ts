@@ -60,6 +60,9 @@ const PROBES: Probe[] = [
   { capability: 'administrators.read', method: 'GET', path: '/api/v1/administrators' },
   { capability: 'administrators.write', method: 'POST', path: '/api/v1/administrators', body: () => ({ name: unique('adm'), role: null }) },
   { capability: 'workspaces.write', method: 'POST', path: '/api/v1/workspaces', body: () => ({ name: unique('ws') }) },
+  { capability: 'exports.read', method: 'GET', path: '/api/v1/exports' },
+  { capability: 'exports.write', method: 'POST', path: '/api/v1/exports', body: () => ({ name: unique('exp'), query: 'none', format: 'csv', destination: 'none' }) },
+  { capability: 'exports.run', method: 'POST', path: '/api/v1/exports/nothing-here/runs' },
 ];
 
 describe('the capability table', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertObjectName } from '../names.ts';
 import { ADMIN_ROLES } from '../../access/capabilities.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import { offsetMinutesAt } from '../../time.ts';
@@ -30,16 +31,8 @@ export const issueFields = z.strictObject({
 });
 export type IssueFields = z.infer<typeof issueFields>;
 
-const NAME_CHARS = /^[\p{L}\p{N} ._-]{1,100}$/u;
-
-/** The API key naming rule: 1-100 letters, digits, spaces, `.`, `_`, `-`, no edge spaces, not only dots. */
-export function assertValidName(name: string): void {
-  let problem: string | null = null;
-  if (!NAME_CHARS.test(name)) problem = 'must be 1-100 characters: letters, digits, spaces, ".", "_" or "-"';
-  else if (name.trim() !== name) problem = 'must not start or end with a space';
-  else if (/^\.+$/.test(name)) problem = 'must not consist only of dots';
-  if (problem) throw new SluiceError('invalid_name', `Administrator name ${JSON.stringify(name)} ${problem}`, { field: 'name' });
-}
+/** See services/names.ts. */
+export const assertValidName = (name: string): void => assertObjectName('Administrator', name);
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

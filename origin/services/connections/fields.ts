@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DriverType } from '../../drivers/types.ts';
-import { SluiceError, badRequest } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
+import { assertObjectName } from '../names.ts';
 
 /**
  * The bodies the connection verbs accept. Objects are strict, so an unknown
@@ -67,23 +68,8 @@ export interface ConnectionFields {
   options: Record<string, unknown>;
 }
 
-/** Route words that share the path segment of a connection name under GET. */
-const RESERVED_NAMES = new Set(['deleted']);
-const NAME_CHARS = /^[\p{L}\p{N} ._-]{1,100}$/u;
-
-/**
- * 1-100 letters, digits, spaces, `.`, `_` or `-`; no leading or trailing space
- * (invisible in URLs), not only dots (clients collapse `.`/`..` path segments),
- * and not `deleted` (the route listing deleted connections).
- */
-export function assertValidName(name: string): void {
-  let problem: string | null = null;
-  if (!NAME_CHARS.test(name)) problem = 'must be 1-100 characters: letters, digits, spaces, ".", "_" or "-"';
-  else if (name.trim() !== name) problem = 'must not start or end with a space';
-  else if (/^\.+$/.test(name)) problem = 'must not consist only of dots';
-  else if (RESERVED_NAMES.has(name)) problem = 'is reserved';
-  if (problem) throw new SluiceError('invalid_name', `Connection name ${JSON.stringify(name)} ${problem}`, { field: 'name' });
-}
+/** See services/names.ts; `deleted` is the route listing deleted connections. */
+export const assertValidName = (name: string): void => assertObjectName('Connection', name, new Set(['deleted']));
 
 /** Rules that depend on the type: network servers need a host, SQLite needs a file. */
 export function assertTypeRules(fields: Pick<ConnectionFields, 'db' | 'host' | 'database'>): void {

@@ -5,6 +5,7 @@ import * as administrator from '../administrators/fields.ts';
 import * as workspace from '../workspaces/fields.ts';
 import * as connection from '../connections/fields.ts';
 import * as destination from '../destinations/fields.ts';
+import * as exportFields from '../exports/fields.ts';
 import { MAX_LIMIT } from '../history/filters.ts';
 import { LIST_STATUSES } from '../queries/list.ts';
 import * as query from '../queries/fields.ts';
@@ -22,6 +23,7 @@ export const MANAGEMENT_TAGS = [
   { name: 'Management: connections', description: 'Connections: create, read, change, delete, test, browse' },
   { name: 'Management: destinations', description: 'Where exports deliver: bucket prefixes (S3, GCS, R2) and local folders' },
   { name: 'Management: queries', description: 'Saved queries and their versions' },
+  { name: 'Management: exports', description: "A saved query's full result delivered to a destination, incrementally, one run at a time" },
   { name: 'Management: history', description: 'Run history across queries' },
   { name: 'Management: settings', description: 'The environment settings the server runs with' },
   { name: 'Management: collections', description: 'Collections of saved queries' },
@@ -106,6 +108,16 @@ const queryRows: Row[] = [
   ['post', '/{name}/unpublish', 'unpublishQuery', 'Unpublish the query; every version is kept', { body: jsonBody(query.unpublishFields, false), parameters: [IF_MATCH] }],
   ['get', '/{name}/versions/{version}/flow', 'getQueryVersionFlow', 'Tables and joins a version touches, and its formatted SQL'],
   ['get', '/{name}/history', 'listQueryHistory', 'Runs of the query, newest first', { parameters: historyFilters('version', 'status', 'key', 'since', 'until', 'limit', 'cursor') }],
+];
+
+const exportRows: Row[] = [
+  ['get', '', 'listExports', 'List exports with their watermark and whether one runs now'],
+  ['post', '', 'createExport', 'Create an export (checked against its destination and published query)', { body: jsonBody(exportFields.createFields), responses: created }],
+  ['get', '/{name}', 'getExport', 'Read an export, with its ETag'],
+  ['patch', '/{name}', 'updateExport', 'Change an export; {watermark} rewinds or resets it', { body: jsonBody(exportFields.updateFields), parameters: [IF_MATCH] }],
+  ['delete', '/{name}', 'deleteExport', 'Delete an export (409 export_running while it runs)', { parameters: [IF_MATCH] }],
+  ['post', '/{name}/runs', 'runExport', 'Run an export now: 201 {id, object, rows, bytes, watermark}; 409 export_running with retry_after', { responses: created }],
+  ['get', '/{name}/runs', 'listExportRuns', 'Runs of the export, newest first', { parameters: [queryParam('limit', { type: 'integer', minimum: 1, maximum: 1000 })] }],
 ];
 
 const historyRows: Row[] = [
@@ -206,6 +218,7 @@ export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
   ...expand(CONNECTIONS, 'Management: connections', connectionRows),
   ...expand('/api/v1/destinations', 'Management: destinations', destinationRows),
   ...expand(QUERIES, 'Management: queries', queryRows),
+  ...expand('/api/v1/exports', 'Management: exports', exportRows),
   ...expand('/api/v1/history', 'Management: history', historyRows),
   ...expand('/api/v1/settings', 'Management: settings', [['get', '', 'getSettings', 'Every environment variable the server reads, by section; secrets only as configured']]),
   ...expand('/api/v1/collections', 'Management: collections', collectionRows),

@@ -20,6 +20,11 @@ export interface RunItem {
   transport: string;
   format: string | null;
   error: string | null;
+  /** Export runs only: the export, its destination, the object written (or null) and the watermark after the run. */
+  export?: string;
+  destination?: string;
+  object?: string | null;
+  watermark?: unknown;
 }
 
 export interface RunPage {
@@ -85,5 +90,11 @@ export function runItem(row: RunRow): RunItem {
     transport: row.transport,
     format: row.format,
     error: row.error,
+    ...(row.transport === 'export' ? exportDetails(row.details) : {}),
   };
+}
+
+function exportDetails(details: Record<string, unknown> | null): Pick<RunItem, 'export' | 'destination' | 'object' | 'watermark'> {
+  const { export: name, destination, object, watermark } = details ?? {};
+  return { export: name as string, destination: destination as string, object: (object ?? null) as string | null, watermark: watermark ?? null };
 }

@@ -21,11 +21,13 @@ export interface RunEntry {
   requestId: string | null;
   /** The caller's name (`admin`, a key's name, `-`), never a secret. */
   keyName: string | null;
-  /** `http` (a page), `stream` (stream=true); later `export`. */
+  /** `http` (a page), `stream` (stream=true), `export`. */
   transport: string;
   format: string | null;
   /** Failed runs: a short message (the database's own, credentials removed). */
   error: string | null;
+  /** Export runs: the export, destination, object and watermark. */
+  details?: Record<string, unknown> | null;
 }
 
 export interface RecorderOptions {
@@ -154,8 +156,9 @@ function insertRuns(batch: RunEntry[]) {
     transport: entry.transport,
     format: entry.format,
     error: entry.error,
+    details: entry.details ?? null,
   }));
-  return sql`insert into runs (time, query, version, connection, status, rows, duration_ms, serialization_ms, request_id, key_name, transport, format, error)
-    select time, query, version, connection, status, rows, duration_ms, serialization_ms, request_id, key_name, transport, format, error
+  return sql`insert into runs (time, query, version, connection, status, rows, duration_ms, serialization_ms, request_id, key_name, transport, format, error, details)
+    select time, query, version, connection, status, rows, duration_ms, serialization_ms, request_id, key_name, transport, format, error, details
     from json_populate_recordset(null::runs, ${JSON.stringify(rows)}::json)`;
 }

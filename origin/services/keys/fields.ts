@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertObjectName } from '../names.ts';
 import { grantFieldsShape } from '../../../shared/access/grants-input.ts';
 import { periodKey } from '../../access/periods.ts';
 import { SluiceError } from '../../errors.ts';
@@ -9,24 +10,12 @@ import { SluiceError } from '../../errors.ts';
  * by the verbs after parsing.
  */
 
-const NAME_CHARS = /^[\p{L}\p{N} ._-]{1,100}$/u;
-
 /** Caller names the server itself uses (the server key, an open server): a key under one would share its history and usage. */
 const RESERVED_KEY_NAMES = new Set(['admin', '-']);
 
-/**
- * 1-100 letters, digits, spaces, `.`, `_` or `-`; no leading or trailing
- * space (invisible in URLs) and not only dots (clients collapse `.`/`..`
- * path segments), else 400 `invalid_name`.
- */
-export function assertAccessName(kind: 'API key' | 'Role', name: string): void {
-  let problem: string | null = null;
-  if (!NAME_CHARS.test(name)) problem = 'must be 1-100 characters: letters, digits, spaces, ".", "_" or "-"';
-  else if (name.trim() !== name) problem = 'must not start or end with a space';
-  else if (/^\.+$/.test(name)) problem = 'must not consist only of dots';
-  else if (kind === 'API key' && RESERVED_KEY_NAMES.has(name)) problem = 'is reserved for the server key';
-  if (problem) throw new SluiceError('invalid_name', `${kind} name ${JSON.stringify(name)} ${problem}`, { field: 'name' });
-}
+/** See services/names.ts; `admin` and `-` name the server key and anonymous callers. */
+export const assertAccessName = (kind: 'API key' | 'Role', name: string): void =>
+  assertObjectName(kind, name, kind === 'API key' ? RESERVED_KEY_NAMES : new Set(), 'is reserved for the server key');
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SluiceError } from '../../errors.ts';
+import { assertObjectName } from '../names.ts';
 
 /**
  * The bodies the saved-query verbs accept. Objects are strict, so an unknown
@@ -62,20 +63,8 @@ export const cacheTtlFields = z.strictObject({
   cache_ttl: z.number({ error: `cache_ttl ${CACHE_TTL_PROBLEM}` }).int(`cache_ttl ${CACHE_TTL_PROBLEM}`).min(0, `cache_ttl ${CACHE_TTL_PROBLEM}`).max(MAX_CACHE_TTL, `cache_ttl ${CACHE_TTL_PROBLEM}`).nullable(),
 });
 
-const NAME_CHARS = /^[\p{L}\p{N} ._-]{1,100}$/u;
-
-/**
- * 1-100 letters, digits, spaces, `.`, `_` or `-`; no leading or trailing space
- * (invisible in URLs) and not only dots (clients collapse `.`/`..` path
- * segments, so `/q/..` could never be called).
- */
-export function assertValidName(name: string): void {
-  let problem: string | null = null;
-  if (!NAME_CHARS.test(name)) problem = 'must be 1-100 characters: letters, digits, spaces, ".", "_" or "-"';
-  else if (name.trim() !== name) problem = 'must not start or end with a space';
-  else if (/^\.+$/.test(name)) problem = 'must not consist only of dots';
-  if (problem) throw new SluiceError('invalid_name', `Query name ${JSON.stringify(name)} ${problem}`, { field: 'name' });
-}
+/** See services/names.ts; a query name is also a `/q/<name>` path segment. */
+export const assertValidName = (name: string): void => assertObjectName('Query', name);
 
 const COLLECTION_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 

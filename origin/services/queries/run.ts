@@ -40,6 +40,11 @@ export interface PreparedRun {
   cacheTtl: number | null;
   /** The statement is one plain read (only reads are cached). */
   isRead: boolean;
+  /** The query's workspace. */
+  workspace: string;
+  /** The names the statement binds: its rules' and its markers' (an export checks its parameter against them). */
+  rules: Rules;
+  markers: readonly string[];
 }
 
 const LEGACY_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -72,7 +77,8 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
   const dialect = await dialectOf(deps, connection);
   // Verified only for queries that need it: 401 without a valid token.
   const claims = Object.values(rules).some((rule) => rule.from_claim !== undefined) ? await deps.signIn.claims(request.signInToken) : null;
-  const params = parameterValues(version.sql, dialect, rules, request, claims);
+  const markers = inspect(version.sql, dialect).markers;
+  const params = parameterValues(version.sql, markers, rules, request, claims);
   const enumNames = new Set(Object.keys(rules).filter((name) => rules[name].enum !== undefined));
   const sql = substituteLegacy(version.sql, dialect, legacyValues(version.sql, params), enumNames);
   const access = statementAccess(request.caller, canWrite(deps.env, request.caller, runTarget));
@@ -83,6 +89,9 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
     version: version.version,
     cacheTtl: version.cacheTtl,
     isRead,
+    workspace: query.workspace,
+    rules,
+    markers,
   };
 }
 
@@ -115,10 +124,10 @@ async function dialectOf(deps: AppDeps, name: string): Promise<Dialect> {
  * keys its cache by the very values bound here. Every problem at once, 400
  * before anything reaches the database.
  */
-function parameterValues(sql: string, dialect: Dialect, rules: Rules, request: SavedRunRequest, claims: Claims | null): Record<string, unknown> {
+function parameterValues(sql: string, markers: readonly string[], rules: Rules, request: SavedRunRequest, claims: Claims | null): Record<string, unknown> {
   const resolved = requestValues({
     rules,
-    markers: inspect(sql, dialect).markers,
+    markers,
     legacy: [...sql.matchAll(LEGACY_PLACEHOLDER)].map((match) => match[1]),
     supplied: request.supplied,
     source: request.source,

@@ -21,6 +21,8 @@ export interface RunInput {
   signal: AbortSignal;
   /** The request the run is for, named in its log lines. */
   scope: RequestScope;
+  /** The consumer reads the values (an incremental export tracks its column): never the database's own lines. */
+  valuesOnly?: boolean;
 }
 
 interface RunBase {
@@ -43,6 +45,8 @@ export interface StreamRun extends RunBase {
   body: StreamBody;
   /** Rows passed to the client so far (all of them once the body is read to its end). */
   rows(): number;
+  /** Closes the cursor of a body never read (reading it, or stopping it, closes it otherwise). */
+  abandon(): Promise<void>;
 }
 
 /** Formats a driver may write itself on `stream=true` (SLUICE_STREAM_PUSHDOWN). */
@@ -76,13 +80,15 @@ export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> 
 export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamRun> {
   const format = input.options.format;
   const started = await start(deps, input, async (driver, request): Promise<Opened> => {
-    const lines = deps.env.SLUICE_STREAM_PUSHDOWN ? await startLines(driver, request, format) : null;
+    const lines = deps.env.SLUICE_STREAM_PUSHDOWN && !input.valuesOnly ? await startLines(driver, request, format) : null;
     return lines ?? { kind: 'rows', cursor: await driver.run(request) };
   });
   const { opened } = started;
   const max = input.options.streamMaxRows;
   let cap: { rows(): number; capped(): boolean };
+  let begun = false;
   async function* counted<T>(items: AsyncIterable<T>) {
+    begun = true;
     let ok = false;
     try {
       yield* items;
@@ -106,7 +112,14 @@ export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamR
     cap = rows;
     body = { kind: 'rows', batches: counted(rows.batches) };
   }
-  return { ...started.base, body, rows: () => cap.rows() };
+  const abandon = async () => {
+    if (begun) return;
+    begun = true;
+    await opened.cursor.close();
+    deps.usage.record(started.base.connection, { ok: false, rows: 0, durationMs: performance.now() - started.t0 });
+    started.observed.end({ ok: false, rows: 0 });
+  };
+  return { ...started.base, body, rows: () => cap.rows(), abandon };
 }
 
 /** A statement started: rows as values, or the lines the database writes itself. */

@@ -23,7 +23,7 @@ export const exports = pgTable('exports', {
   /** Seconds; null: the server's SLUICE_QUERY_TIMEOUT. */
   timeout: integer('timeout'),
   /** `{value}` once a run delivered rows (or a PATCH set it); null: `incremental.start` is next. */
-  watermark: jsonb('watermark').$type<{ value: unknown }>(),
+  watermark: jsonb('watermark').$type<{ value: unknown; bigint?: boolean }>(),
   /** The lease a run holds (one run at a time across origins): who, until when, and its fencing number. */
   leaseHolder: text('lease_holder'),
   leaseExpires: timestamp('lease_expires', { withTimezone: true }),
@@ -54,8 +54,8 @@ export const exportRuns = pgTable(
     object: text('object'),
     rows: bigint('rows', { mode: 'number' }).notNull().default(0),
     bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
-    watermarkFrom: jsonb('watermark_from').$type<{ value: unknown }>(),
-    watermarkTo: jsonb('watermark_to').$type<{ value: unknown }>(),
+    watermarkFrom: jsonb('watermark_from').$type<{ value: unknown; bigint?: boolean }>(),
+    watermarkTo: jsonb('watermark_to').$type<{ value: unknown; bigint?: boolean }>(),
     error: text('error'),
     fence: bigint('fence', { mode: 'number' }).notNull(),
   },

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { listAlerts } from '../../../alerts/list.ts';
+import { listAlerts } from '../../../services/alerts/list.ts';
 import type { AppEnv } from '../../../http/context.ts';
 import { requireCapability } from '../require-capability.ts';
 

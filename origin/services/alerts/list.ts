@@ -1,9 +1,10 @@
-import type { AppDeps } from '../deps.ts';
-import { keyRotationAlerts } from '../secrets/alert.ts';
-import type { Alert } from './types.ts';
+import type { AppDeps } from '../../deps.ts';
+import { keyRotationAlerts } from '../../secrets/alert.ts';
+import { exportFailingAlerts } from '../exports/alert.ts';
+import type { Alert } from '../../alerts/types.ts';
 
 /** Where alerts come from: a new kind joins with one line. */
-const SOURCES: ReadonlyArray<(deps: AppDeps) => Promise<Alert[]>> = [keyRotationAlerts];
+const SOURCES: ReadonlyArray<(deps: AppDeps) => Promise<Alert[]>> = [keyRotationAlerts, exportFailingAlerts];
 
 /** Every alert firing now, by name then subject. */
 export async function listAlerts(deps: AppDeps): Promise<{ alerts: Alert[] }> {
