@@ -14,3 +14,4 @@ export * from './audit-anchor.ts';
 export * from './audit-delivery.ts';
 export * from './destinations.ts';
 export * from './exports.ts';
+export * from './config.ts';
