@@ -1,0 +1,142 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { type Origin, startOrigin, templateDir } from '../harness/origin.ts';
+import { type Example, answers, assignedNames, examples, originCommand, word } from './examples.ts';
+
+/**
+ * Every marked example of README.md and docs/ (the grammar is in
+ * examples.ts), run as a reader runs it: each page in order against an origin
+ * of its own, started by the page's `origin` block with the variables that
+ * block gives, on a fresh data directory (a fresh install: migrated store,
+ * bundled examples). `sh` blocks run in bash from the repository's root, each
+ * seeing the variables the ones before exported; `http://127.0.0.1:8080`, the
+ * address a reader's origin listens on, stands for the test's origin, whose
+ * port and data directory are its own. The answer a block gives must be the
+ * one the page shows after it. Blocks that start servers other than the
+ * origin, install, or run this suite are instructions, not examples: they
+ * stay unmarked, and the page says why where a reader might wonder.
+ */
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLEAN_ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
+/** Chosen by the test, never by a page: every origin gets a free port and a data directory of its own. */
+const HARNESS_VARIABLES = new Set(['SLUICE_PORT', 'SLUICE_DATA_DIR']);
+const DEFAULT_ADDRESS = 'http://127.0.0.1:8080';
+
+function pages(): string[] {
+  const under = (folder: string) =>
+    readdirSync(join(ROOT, folder))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => `${folder}/${name}`);
+  return ['README.md', ...under('docs'), ...under('docs/guides'), ...under('docs/reference')];
+}
+
+/** The variables an origin block's assignments set, evaluated by bash as a reader's shell would. */
+async function originEnv(assignments: string): Promise<Record<string, string>> {
+  const names = assignedNames(assignments);
+  if (names.length === 0) return {};
+  const { stdout } = await run('bash', ['-c', `${assignments} node -e 'process.stdout.write(JSON.stringify(process.env))'`], { env: CLEAN_ENV, cwd: ROOT });
+  const all = JSON.parse(stdout) as Record<string, string>;
+  return Object.fromEntries(names.filter((name) => !HARNESS_VARIABLES.has(name)).map((name) => [name, all[name]]));
+}
+
+/** The bash that runs one example: an `sql` block goes to `/execute_sql` as the page's admin key (when it has one). */
+async function script(example: Example, dir: string, url: string): Promise<string> {
+  if (example.lang === 'sh') return example.code.replaceAll(DEFAULT_ADDRESS, url);
+  if (example.lang !== 'sql') throw new Error(`line ${example.line}: a marked \`${example.lang}\` block; only sh and sql run`);
+  const connection = word(example, 'connection');
+  if (!connection) throw new Error(`line ${example.line}: an sql example names no connection=<name>`);
+  const file = join(dir, `statement-${example.line}.sql`);
+  await writeFile(file, example.code);
+  return `jq -n --rawfile sql ${file} --arg c ${connection} '{sql: $sql, connection_name: $c, page_size: 1000}' \\
+  | curl -sf -X POST "$SLUICE/execute_sql" -H 'content-type: application/json' \${ADMIN_KEY:+-H "x-api-key: $ADMIN_KEY"} -d @-`;
+}
+
+interface Page {
+  dir: string;
+  dataDir: string;
+  origin?: Origin;
+}
+
+async function startPageOrigin(page: Page, assignments: string): Promise<string> {
+  await page.origin?.stop();
+  const env = await originEnv(assignments);
+  page.origin = await startOrigin({ edge: false, dataDir: page.dataDir, env });
+  return page.origin.url;
+}
+
+async function runPage(path: string, steps: Example[]): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'sluice-docs-'));
+  const page: Page = { dir, dataDir: join(dir, 'data') };
+  await cp(templateDir(), page.dataDir, { recursive: true });
+  const state = join(dir, 'state.sh');
+  await writeFile(state, '');
+  const started = performance.now();
+  let url: string | undefined;
+  try {
+    for (const step of steps) {
+      let code = step.code;
+      if (step.words.includes('origin')) {
+        const { assignments, rest } = originCommand(step.code);
+        url = await startPageOrigin(page, assignments);
+        code = rest;
+      }
+      if (!url) throw new Error(`${path}:${step.line}: an example before the page's origin block`);
+      if (code === '') continue;
+      const body = await script({ ...step, code }, dir, url);
+      let stdout = '';
+      let stderr = '';
+      // Run history is written in batches: a step marked retry may take a few tries.
+      for (let attempt = 0; attempt < (step.words.includes('retry') ? 40 : 1); attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+        try {
+          ({ stdout, stderr } = await run('bash', ['-c', `set -euo pipefail\nsource ${state}\n${body}\nexport -p > ${state}\n`], { env: CLEAN_ENV, cwd: ROOT }));
+        } catch (err) {
+          const failed = err as { stdout?: string; stderr?: string; message: string };
+          throw new Error(`${path}:${step.line}: the example failed:\n${step.code}\n${failed.stderr || failed.message}\n${failed.stdout ?? ''}`);
+        }
+        if (answers(step.expect, stdout)) break;
+      }
+      const shown = step.expect ? (step.expect.kind === 'table' ? [step.expect.header, ...step.expect.rows].join('\n') : step.expect.body) : '';
+      expect(answers(step.expect, stdout), `${path}:${step.line}:\n${step.code}\nanswered:\n${stdout}${stderr}\nexpected:\n${shown}`).toBe(true);
+      if (step.words.includes('first-answer')) {
+        console.log(`${path}: origin start to a keyed /q answer, following the guide: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      }
+    }
+  } finally {
+    await page.origin?.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const marked = pages().map((path) => ({ path, steps: examples(readFileSync(join(ROOT, path), 'utf8')) }));
+
+describe('documentation examples', () => {
+  it('every page that calls the origin marks its examples, and the guide its first keyed answer', () => {
+    const unmarked = marked.flatMap(({ path }) => {
+      const lines = readFileSync(join(ROOT, path), 'utf8').split('\n');
+      return lines.flatMap((line, i) => {
+        if (!/^```sh$/.test(line) || /^<!-- example/.test(lines[i - 1] ?? '')) return [];
+        let end = i + 1;
+        while (lines[end] !== undefined && lines[end] !== '```') end++;
+        return /\$SLUICE\b|\$ADMIN_KEY\b/.test(lines.slice(i, end).join('\n')) ? [`${path}:${i + 1}`] : [];
+      });
+    });
+    expect(unmarked, 'sh blocks that call the origin but are not marked as examples').toEqual([]);
+    const guide = marked.find(({ path }) => path === 'docs/getting-started.md')!;
+    expect(guide.steps.length).toBeGreaterThanOrEqual(10);
+    expect(guide.steps.filter((step) => step.words.includes('first-answer'))).toHaveLength(1);
+  });
+
+  for (const { path, steps } of marked.filter(({ steps }) => steps.length > 0)) {
+    it(`${path} runs every example in order and gets the answers it shows`, () => runPage(path, steps), 180_000);
+  }
+});

@@ -1,0 +1,183 @@
+/**
+ * The examples a documentation page marks, and whether an answer is the one
+ * the page shows. The grammar, in a page's Markdown:
+ *
+ * - `<!-- example -->` or `<!-- example: word ... -->` before a fenced block
+ *   marks it. An `sh` block runs in bash; an `sql` block, marked
+ *   `connection=<name>`, runs on that connection through `POST /execute_sql`.
+ *   Words: `origin` (the block starts the page's origin: see `originCommand`),
+ *   `retry` (the answer may take a few tries: run history is written in
+ *   batches), `first-answer` (the guide's first keyed answer, timed).
+ * - `<!-- expect: json|text|table -->` after it is the answer it must give: a
+ *   fenced block, or for `table` the Markdown table that follows.
+ */
+
+export interface Example {
+  /** 1-based line of the marker, for messages. */
+  line: number;
+  lang: string;
+  code: string;
+  words: string[];
+  expect: Expected | null;
+}
+
+export type Expected = { kind: 'json' | 'text'; body: string } | { kind: 'table'; header: string[]; rows: string[][] };
+
+/** The marked examples of a page, in order. */
+export function examples(page: string): Example[] {
+  const found: Example[] = [];
+  const lines = page.split('\n');
+  const fenceAfter = (i: number): { lang: string; body: string; end: number } => {
+    let start = i + 1;
+    while (lines[start] !== undefined && !lines[start].startsWith('```')) start++;
+    if (lines[start] === undefined) throw new Error(`line ${i + 1}: a marker with no fenced block after it`);
+    let end = start + 1;
+    while (lines[end] !== undefined && lines[end] !== '```') end++;
+    return { lang: lines[start].slice(3).trim(), body: lines.slice(start + 1, end).join('\n'), end };
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const example = /^<!-- example(?:: ([\w=. -]+))? -->$/.exec(lines[i]);
+    if (example) {
+      const { lang, body, end } = fenceAfter(i);
+      found.push({ line: i + 1, lang, code: body, words: example[1]?.trim().split(/\s+/) ?? [], expect: null });
+      i = end;
+      continue;
+    }
+    const expected = /^<!-- expect: (json|text|table) -->$/.exec(lines[i]);
+    if (!expected) continue;
+    const last = found.at(-1);
+    if (!last || last.expect) throw new Error(`line ${i + 1}: an expected answer with no example before it`);
+    if (expected[1] === 'table') {
+      let start = i + 1;
+      while (lines[start]?.trim() === '') start++;
+      let end = start;
+      while (lines[end]?.startsWith('|')) end++;
+      const cells = (row: string) => row.trim().replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim());
+      last.expect = { kind: 'table', header: cells(lines[start]), rows: lines.slice(start + 2, end).map(cells) };
+      i = end - 1;
+      continue;
+    }
+    const { body, end } = fenceAfter(i);
+    last.expect = { kind: expected[1] as 'json' | 'text', body };
+    i = end;
+  }
+  return found;
+}
+
+/** The value of a `word=value` word of an example, or null. */
+export function word(example: Example, name: string): string | null {
+  const found = example.words.find((w) => w.startsWith(`${name}=`));
+  return found ? found.slice(name.length + 1) : null;
+}
+
+/**
+ * An `origin` block's start command: `[NAME=value ...] npm start [&]`, maybe
+ * after `npm install &&`. Returns the assignments (as written, for bash to
+ * evaluate) and the rest of the block, which runs as any example once the
+ * origin is up.
+ */
+export function originCommand(code: string): { assignments: string; rest: string } {
+  const match = /^(?:npm install && )?((?:[A-Z_][A-Z0-9_]*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|\$\([^)]*\)|[^\s'"]+)\s*(?:\\\n\s*)?)*)npm start( &)?$/m.exec(code);
+  if (!match) throw new Error(`an origin block holds no "[NAME=value ...] npm start" line:\n${code}`);
+  return { assignments: match[1].replace(/\\\n\s*/g, ' ').trim(), rest: code.slice(match.index + match[0].length).trim() };
+}
+
+/** The names `assignments` sets. */
+export function assignedNames(assignments: string): string[] {
+  return [...assignments.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=/g)].map((m) => m[1]);
+}
+
+/**
+ * Whether `actual` matches `shown`: `"..."` (or `"…"`) matches any value; a
+ * string ending in one matches any string that starts as it does; an array
+ * whose last item is `"..."` may hold more items; objects may hold more
+ * fields than shown.
+ */
+export function matches(shown: unknown, actual: unknown): boolean {
+  if (typeof shown === 'string') {
+    const prefix = /^([\s\S]*?)(\.\.\.|…)$/.exec(shown)?.[1];
+    if (prefix === '') return true;
+    if (prefix !== undefined) return typeof actual === 'string' && actual.startsWith(prefix);
+    return shown === actual;
+  }
+  if (Array.isArray(shown)) {
+    if (!Array.isArray(actual)) return false;
+    const open = shown.length > 0 && (shown.at(-1) === '...' || shown.at(-1) === '…');
+    const items = open ? shown.slice(0, -1) : shown;
+    if (open ? actual.length < items.length : actual.length !== items.length) return false;
+    return items.every((item, i) => matches(item, actual[i]));
+  }
+  if (shown !== null && typeof shown === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
+    return Object.entries(shown).every(([key, value]) => key in actual && matches(value, (actual as Record<string, unknown>)[key]));
+  }
+  return shown === actual;
+}
+
+/** The JSON values of `text`, one after another (a single answer, or several printed in a row). */
+export function jsonValues(text: string): unknown[] {
+  const values: unknown[] = [];
+  let depth = 0;
+  let inString = false;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      if (depth === 0 && !inString) {
+        values.push(JSON.parse(text.slice(start, i + 1)));
+        start = -1;
+      }
+      continue;
+    }
+    if (/\s/.test(c)) {
+      if (depth === 0 && start >= 0) {
+        values.push(JSON.parse(text.slice(start, i)));
+        start = -1;
+      }
+      continue;
+    }
+    if (start < 0) start = i;
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) {
+        values.push(JSON.parse(text.slice(start, i + 1)));
+        start = -1;
+      }
+    }
+  }
+  if (start >= 0) values.push(JSON.parse(text.slice(start)));
+  return values;
+}
+
+/** Whether `stdout` is the answer `expected` shows; a text line ending in `...` matches any line that starts as it does. */
+export function answers(expected: Expected | null, stdout: string): boolean {
+  if (!expected) return true;
+  try {
+    if (expected.kind === 'text') {
+      const printed = stdout.split('\n').map((line) => line.trim());
+      return expected.body
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .every((line) => printed.some((out) => matches(line, out)));
+    }
+    if (expected.kind === 'table') {
+      const rows = JSON.parse(stdout) as Record<string, unknown>[];
+      const text = (value: unknown) => (value === null ? '' : String(value));
+      return (
+        Array.isArray(rows) &&
+        rows.length === expected.rows.length &&
+        rows.every((row, i) => matches(expected.header, Object.keys(row)) && matches(expected.rows[i], Object.values(row).map(text)))
+      );
+    }
+    const shown = jsonValues(expected.body);
+    const actual = jsonValues(stdout);
+    return shown.length === actual.length && shown.every((value, i) => matches(value, actual[i]));
+  } catch {
+    return false;
+  }
+}
