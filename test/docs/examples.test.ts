@@ -15,7 +15,7 @@ import { type Example, answers, assignedNames, examples, originCommand, word } f
  * of its own, started by the page's `origin` block with the variables that
  * block gives, on a fresh data directory (a fresh install: migrated store,
  * bundled examples). `sh` blocks run in bash from the repository's root, each
- * seeing the variables the ones before exported; `http://127.0.0.1:8080`, the
+ * seeing the variables the ones before set; `http://127.0.0.1:8080`, the
  * address a reader's origin listens on, stands for the test's origin, whose
  * port and data directory are its own. The answer a block gives must be the
  * one the page shows after it. Blocks that start servers other than the
@@ -98,7 +98,8 @@ async function runPage(path: string, steps: Example[]): Promise<void> {
       for (let attempt = 0; attempt < (step.words.includes('retry') ? 40 : 1); attempt++) {
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
         try {
-          ({ stdout, stderr } = await run('bash', ['-c', `set -euo pipefail\nsource ${state}\n${body}\nexport -p > ${state}\n`], { env: CLEAN_ENV, cwd: ROOT }));
+          // Every variable a block sets is kept for the next (allexport), as a reader's shell keeps it.
+          ({ stdout, stderr } = await run('bash', ['-c', `set -euo pipefail -a\nsource ${state}\n${body}\nexport -p > ${state}\n`], { env: CLEAN_ENV, cwd: ROOT }));
         } catch (err) {
           const failed = err as { stdout?: string; stderr?: string; message: string };
           throw new Error(`${path}:${step.line}: the example failed:\n${step.code}\n${failed.stderr || failed.message}\n${failed.stdout ?? ''}`);

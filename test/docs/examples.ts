@@ -153,17 +153,26 @@ export function jsonValues(text: string): unknown[] {
   return values;
 }
 
-/** Whether `stdout` is the answer `expected` shows; a text line ending in `...` matches any line that starts as it does. */
+/**
+ * Whether `stdout` is the answer `expected` shows. Text: the lines shown, in
+ * order, among those printed; a line ending in `...` matches any line that
+ * starts as it does. A table: the rows of a JSON answer, every one.
+ */
 export function answers(expected: Expected | null, stdout: string): boolean {
   if (!expected) return true;
   try {
     if (expected.kind === 'text') {
+      // The lines shown, in their order, among the lines printed.
       const printed = stdout.split('\n').map((line) => line.trim());
+      let at = 0;
       return expected.body
         .split('\n')
         .map((line) => line.trim())
         .filter((line) => line !== '')
-        .every((line) => printed.some((out) => matches(line, out)));
+        .every((line) => {
+          while (at < printed.length && !matches(line, printed[at])) at++;
+          return at++ < printed.length;
+        });
     }
     if (expected.kind === 'table') {
       const rows = JSON.parse(stdout) as Record<string, unknown>[];
