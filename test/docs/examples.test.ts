@@ -125,9 +125,9 @@ describe('documentation examples', () => {
     const unmarked = marked.flatMap(({ path }) => {
       const lines = readFileSync(join(ROOT, path), 'utf8').split('\n');
       return lines.flatMap((line, i) => {
-        if (!/^```sh$/.test(line) || /^<!-- example/.test(lines[i - 1] ?? '')) return [];
+        if (line.trim() !== '```sh' || /^\s*<!-- example/.test(lines[i - 1] ?? '')) return [];
         let end = i + 1;
-        while (lines[end] !== undefined && lines[end] !== '```') end++;
+        while (lines[end] !== undefined && lines[end].trim() !== '```') end++;
         return /\$SLUICE\b|\$ADMIN_KEY\b/.test(lines.slice(i, end).join('\n')) ? [`${path}:${i + 1}`] : [];
       });
     });

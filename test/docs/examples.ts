@@ -27,23 +27,25 @@ export type Expected = { kind: 'json' | 'text'; body: string } | { kind: 'table'
 export function examples(page: string): Example[] {
   const found: Example[] = [];
   const lines = page.split('\n');
+  // A block may stand indented in a list item: its lines lose the fence's indentation.
   const fenceAfter = (i: number): { lang: string; body: string; end: number } => {
     let start = i + 1;
-    while (lines[start] !== undefined && !lines[start].startsWith('```')) start++;
+    while (lines[start] !== undefined && !lines[start].trimStart().startsWith('```')) start++;
     if (lines[start] === undefined) throw new Error(`line ${i + 1}: a marker with no fenced block after it`);
+    const indent = lines[start].length - lines[start].trimStart().length;
     let end = start + 1;
-    while (lines[end] !== undefined && lines[end] !== '```') end++;
-    return { lang: lines[start].slice(3).trim(), body: lines.slice(start + 1, end).join('\n'), end };
+    while (lines[end] !== undefined && lines[end].trim() !== '```') end++;
+    return { lang: lines[start].trim().slice(3).trim(), body: lines.slice(start + 1, end).map((line) => line.slice(indent)).join('\n'), end };
   };
   for (let i = 0; i < lines.length; i++) {
-    const example = /^<!-- example(?:: ([\w=. -]+))? -->$/.exec(lines[i]);
+    const example = /^\s*<!-- example(?:: ([\w=. -]+))? -->$/.exec(lines[i]);
     if (example) {
       const { lang, body, end } = fenceAfter(i);
       found.push({ line: i + 1, lang, code: body, words: example[1]?.trim().split(/\s+/) ?? [], expect: null });
       i = end;
       continue;
     }
-    const expected = /^<!-- expect: (json|text|table) -->$/.exec(lines[i]);
+    const expected = /^\s*<!-- expect: (json|text|table) -->$/.exec(lines[i]);
     if (!expected) continue;
     const last = found.at(-1);
     if (!last || last.expect) throw new Error(`line ${i + 1}: an expected answer with no example before it`);
@@ -51,7 +53,7 @@ export function examples(page: string): Example[] {
       let start = i + 1;
       while (lines[start]?.trim() === '') start++;
       let end = start;
-      while (lines[end]?.startsWith('|')) end++;
+      while (lines[end]?.trimStart().startsWith('|')) end++;
       const cells = (row: string) => row.trim().replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim());
       last.expect = { kind: 'table', header: cells(lines[start]), rows: lines.slice(start + 2, end).map(cells) };
       i = end - 1;
