@@ -90,17 +90,18 @@ export function assignedNames(assignments: string): string[] {
 }
 
 /**
- * Whether `actual` matches `shown`: `"..."` (or `"…"`) matches any value; a
- * string ending in one matches any string that starts as it does; an array
- * whose last item is `"..."` may hold more items; objects may hold more
- * fields than shown.
+ * Whether `actual` matches `shown`: `"..."` (or `"…"`) matches any value; in
+ * a longer string it stands for any text (`"slc_..."`); an array whose last
+ * item is `"..."` may hold more items; objects may hold more fields than
+ * shown.
  */
 export function matches(shown: unknown, actual: unknown): boolean {
   if (typeof shown === 'string') {
-    const prefix = /^([\s\S]*?)(\.\.\.|…)$/.exec(shown)?.[1];
-    if (prefix === '') return true;
-    if (prefix !== undefined) return typeof actual === 'string' && actual.startsWith(prefix);
-    return shown === actual;
+    if (shown === '...' || shown === '…') return true;
+    const parts = shown.split(/\.\.\.|…/);
+    if (parts.length === 1) return shown === actual;
+    const glob = new RegExp(`^${parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')}$`);
+    return typeof actual === 'string' && glob.test(actual);
   }
   if (Array.isArray(shown)) {
     if (!Array.isArray(actual)) return false;
@@ -157,8 +158,8 @@ export function jsonValues(text: string): unknown[] {
 
 /**
  * Whether `stdout` is the answer `expected` shows. Text: the lines shown, in
- * order, among those printed; a line ending in `...` matches any line that
- * starts as it does. A table: the rows of a JSON answer, every one.
+ * order, among those printed (`...` stands for any text, as in JSON). A
+ * table: every row of a JSON answer, each value as text.
  */
 export function answers(expected: Expected | null, stdout: string): boolean {
   if (!expected) return true;
