@@ -39,11 +39,12 @@ function pages(): string[] {
   return ['README.md', ...under('docs'), ...under('docs/guides'), ...under('docs/reference')];
 }
 
-/** The variables an origin block's assignments set, evaluated by bash as a reader's shell would. */
-async function originEnv(assignments: string): Promise<Record<string, string>> {
+/** The variables an origin block's assignments set, evaluated by bash as a reader's shell would, with what the blocks before set. */
+async function originEnv(assignments: string, state: string): Promise<Record<string, string>> {
   const names = assignedNames(assignments);
   if (names.length === 0) return {};
-  const { stdout } = await run('bash', ['-c', `${assignments} node -e 'process.stdout.write(JSON.stringify(process.env))'`], { env: CLEAN_ENV, cwd: ROOT });
+  const script = `set -euo pipefail\nsource ${state}\n${assignments} node -e 'process.stdout.write(JSON.stringify(process.env))'`;
+  const { stdout } = await run('bash', ['-c', script], { env: CLEAN_ENV, cwd: ROOT });
   const all = JSON.parse(stdout) as Record<string, string>;
   return Object.fromEntries(names.filter((name) => !HARNESS_VARIABLES.has(name)).map((name) => [name, all[name]]));
 }
@@ -66,9 +67,9 @@ interface Page {
   origin?: Origin;
 }
 
-async function startPageOrigin(page: Page, assignments: string): Promise<string> {
+async function startPageOrigin(page: Page, assignments: string, state: string): Promise<string> {
   await page.origin?.stop();
-  const env = await originEnv(assignments);
+  const env = await originEnv(assignments, state);
   page.origin = await startOrigin({ edge: false, dataDir: page.dataDir, env });
   return page.origin.url;
 }
@@ -86,7 +87,7 @@ async function runPage(path: string, steps: Example[]): Promise<void> {
       let code = step.code;
       if (step.words.includes('origin')) {
         const { assignments, rest } = originCommand(step.code);
-        url = await startPageOrigin(page, assignments);
+        url = await startPageOrigin(page, assignments, state);
         code = rest;
       }
       if (!url) throw new Error(`${path}:${step.line}: an example before the page's origin block`);
