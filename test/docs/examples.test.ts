@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,29 +82,36 @@ async function runPage(path: string, steps: Example[]): Promise<void> {
   await writeFile(state, '');
   const started = performance.now();
   let url: string | undefined;
+  const bash = async (step: Example, code: string): Promise<{ stdout: string; stderr: string }> => {
+    // Every variable a block sets is kept for the next (allexport), as a reader's shell keeps it.
+    const body = `set -euo pipefail -a\nsource ${state}\n${await script({ ...step, code }, dir, url ?? DEFAULT_ADDRESS)}\nexport -p > ${state}\n`;
+    try {
+      return await run('bash', ['-c', body], { env: CLEAN_ENV, cwd: ROOT });
+    } catch (err) {
+      const failed = err as { stdout?: string; stderr?: string; message: string };
+      throw new Error(`${path}:${step.line}: the example failed:\n${step.code}\n${failed.stderr || failed.message}\n${failed.stdout ?? ''}`);
+    }
+  };
   try {
     for (const step of steps) {
       let code = step.code;
       if (step.words.includes('origin')) {
-        const { assignments, rest } = originCommand(step.code);
+        const { before, assignments, after } = originCommand(step.code);
+        if (before !== '') await bash(step, before);
+        const previous = url;
         url = await startPageOrigin(page, assignments, state);
-        code = rest;
+        // A reader's restarted origin listens where it did: what the blocks before saved of the address still reaches it.
+        if (previous) await writeFile(state, (await readFile(state, 'utf8')).replaceAll(previous, url));
+        code = after;
       }
       if (!url) throw new Error(`${path}:${step.line}: an example before the page's origin block`);
       if (code === '') continue;
-      const body = await script({ ...step, code }, dir, url);
       let stdout = '';
       let stderr = '';
       // Run history is written in batches: a step marked retry may take a few tries.
       for (let attempt = 0; attempt < (step.words.includes('retry') ? 40 : 1); attempt++) {
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
-        try {
-          // Every variable a block sets is kept for the next (allexport), as a reader's shell keeps it.
-          ({ stdout, stderr } = await run('bash', ['-c', `set -euo pipefail -a\nsource ${state}\n${body}\nexport -p > ${state}\n`], { env: CLEAN_ENV, cwd: ROOT }));
-        } catch (err) {
-          const failed = err as { stdout?: string; stderr?: string; message: string };
-          throw new Error(`${path}:${step.line}: the example failed:\n${step.code}\n${failed.stderr || failed.message}\n${failed.stdout ?? ''}`);
-        }
+        ({ stdout, stderr } = await bash(step, code));
         if (answers(step.expect, stdout)) break;
       }
       const shown = step.expect ? (step.expect.kind === 'table' ? [step.expect.header, ...step.expect.rows].join('\n') : step.expect.body) : '';

@@ -75,13 +75,17 @@ export function word(example: Example, name: string): string | null {
 /**
  * An `origin` block's start command: `[NAME=value ...] npm start [&]`, maybe
  * after `npm install &&`. Returns the assignments (as written, for bash to
- * evaluate) and the rest of the block, which runs as any example once the
- * origin is up.
+ * evaluate), and the lines before and after it, which run as any example
+ * before the origin starts and once it is up.
  */
-export function originCommand(code: string): { assignments: string; rest: string } {
-  const match = /^(?:npm install && )?((?:[A-Z_][A-Z0-9_]*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|\$\([^)]*\)|[^\s'"]+)\s*(?:\\\n\s*)?)*)npm start( &)?$/m.exec(code);
+export function originCommand(code: string): { before: string; assignments: string; after: string } {
+  const match = /^(?:npm install && )?((?:[A-Z_][A-Z0-9_]*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|\$\([^)]*\)|[^\s'"]+)+(?:[ \t]*\\\n[ \t]*|[ \t]+))*)npm start( &)?$/m.exec(code);
   if (!match) throw new Error(`an origin block holds no "[NAME=value ...] npm start" line:\n${code}`);
-  return { assignments: match[1].replace(/\\\n\s*/g, ' ').trim(), rest: code.slice(match.index + match[0].length).trim() };
+  return {
+    before: code.slice(0, match.index).trim(),
+    assignments: match[1].replace(/\\\n\s*/g, ' ').trim(),
+    after: code.slice(match.index + match[0].length).trim(),
+  };
 }
 
 /** The names `assignments` sets. */
@@ -93,7 +97,8 @@ export function assignedNames(assignments: string): string[] {
  * Whether `actual` matches `shown`: `"..."` (or `"…"`) matches any value; in
  * a longer string it stands for any text (`"slc_..."`); an array whose last
  * item is `"..."` may hold more items; objects may hold more fields than
- * shown.
+ * shown, and a field named `"..."` is one of them, whatever its name (a key
+ * id), holding the value shown.
  */
 export function matches(shown: unknown, actual: unknown): boolean {
   if (typeof shown === 'string') {
@@ -112,7 +117,11 @@ export function matches(shown: unknown, actual: unknown): boolean {
   }
   if (shown !== null && typeof shown === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
-    return Object.entries(shown).every(([key, value]) => key in actual && matches(value, (actual as Record<string, unknown>)[key]));
+    const fields = actual as Record<string, unknown>;
+    const named = Object.entries(shown).filter(([key]) => key !== '...' && key !== '…');
+    const anyKey = Object.entries(shown).find(([key]) => key === '...' || key === '…');
+    const others = Object.keys(fields).filter((key) => !(key in shown));
+    return named.every(([key, value]) => key in fields && matches(value, fields[key])) && (!anyKey || others.some((key) => matches(anyKey[1], fields[key])));
   }
   return shown === actual;
 }
