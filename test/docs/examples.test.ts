@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +92,28 @@ async function runPage(path: string, steps: Example[]): Promise<void> {
       throw new Error(`${path}:${step.line}: the example failed:\n${step.code}\n${failed.stderr || failed.message}\n${failed.stdout ?? ''}`);
     }
   };
+  // A stream never ends by itself: the block runs until it has printed the answer shown, then it is stopped.
+  const stream = (step: Example): Promise<string> => {
+    const child = spawn('bash', ['-c', `set -euo pipefail\nsource ${state}\n${step.code.replaceAll(DEFAULT_ADDRESS, url!)}`], { env: CLEAN_ENV, cwd: ROOT, detached: true });
+    let stdout = '';
+    return new Promise((resolve) => {
+      const stop = () => {
+        clearTimeout(timer);
+        try {
+          process.kill(-child.pid!, 'SIGTERM');
+        } catch {
+          // The block's processes are gone already.
+        }
+        resolve(stdout);
+      };
+      const timer = setTimeout(stop, 30_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (answers(step.expect, stdout)) stop();
+      });
+      child.once('exit', stop);
+    });
+  };
   try {
     for (const step of steps) {
       let code = step.code;
@@ -108,8 +130,9 @@ async function runPage(path: string, steps: Example[]): Promise<void> {
       if (code === '') continue;
       let stdout = '';
       let stderr = '';
+      if (step.words.includes('stream')) stdout = await stream(step);
       // Run history is written in batches: a step marked retry may take a few tries.
-      for (let attempt = 0; attempt < (step.words.includes('retry') ? 40 : 1); attempt++) {
+      else for (let attempt = 0; attempt < (step.words.includes('retry') ? 40 : 1); attempt++) {
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
         ({ stdout, stderr } = await bash(step, code));
         if (answers(step.expect, stdout)) break;

@@ -7,7 +7,9 @@
  *   `connection=<name>`, runs on that connection through `POST /execute_sql`.
  *   Words: `origin` (the block starts the page's origin: see `originCommand`),
  *   `retry` (the answer may take a few tries: run history is written in
- *   batches), `first-answer` (the guide's first keyed answer, timed).
+ *   batches), `stream` (the block never ends by itself: it is stopped once it
+ *   printed the answer, and sets nothing for the blocks after it),
+ *   `first-answer` (the guide's first keyed answer, timed).
  * - `<!-- expect: json|text|table -->` after it is the answer it must give: a
  *   fenced block, or for `table` the Markdown table that follows.
  */
