@@ -1,13 +1,13 @@
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { type Origin, startOrigin, templateDir } from '../harness/origin.ts';
-import { type Example, answers, assignedNames, examples, originCommand, word } from './examples.ts';
+import { type Example, anchors, answers, assignedNames, examples, originCommand, relativeLinks, word } from './examples.ts';
 
 /**
  * Every marked example of README.md and docs/ (the grammar is in
@@ -166,6 +166,19 @@ describe('documentation examples', () => {
     const guide = marked.find(({ path }) => path === 'docs/getting-started.md')!;
     expect(guide.steps.length).toBeGreaterThanOrEqual(10);
     expect(guide.steps.filter((step) => step.words.includes('first-answer'))).toHaveLength(1);
+  });
+
+  it('every relative link of a page reaches a file, and its anchor a heading there', () => {
+    const broken = marked.flatMap(({ path }) =>
+      relativeLinks(readFileSync(join(ROOT, path), 'utf8')).flatMap((link) => {
+        const [file, anchor] = link.split('#');
+        const target = file === '' ? join(ROOT, path) : join(ROOT, dirname(path), decodeURI(file));
+        if (!existsSync(target)) return [`${path}: ${link} (no such file)`];
+        if (anchor === undefined || statSync(target).isDirectory()) return [];
+        return anchors(readFileSync(target, 'utf8')).has(anchor) ? [] : [`${path}: ${link} (no such heading)`];
+      }),
+    );
+    expect(broken).toEqual([]);
   });
 
   for (const { path, steps } of marked.filter(({ steps }) => steps.length > 0)) {

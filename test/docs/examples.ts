@@ -204,3 +204,39 @@ export function answers(expected: Expected | null, stdout: string): boolean {
     return false;
   }
 }
+
+/** A heading's anchor as GitHub writes it: lower case, punctuation dropped, spaces as hyphens. */
+export function anchorOf(heading: string): string {
+  return heading
+    .replace(/`/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The anchors of a page's headings (a repeated one gets `-1`, `-2`...). */
+export function anchors(page: string): Set<string> {
+  const seen = new Map<string, number>();
+  const found = new Set<string>();
+  let fenced = false;
+  for (const line of page.split('\n')) {
+    if (line.trimStart().startsWith('```')) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6} (.+)$/.exec(line);
+    if (!heading) continue;
+    const base = anchorOf(heading[1].trim());
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    found.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return found;
+}
+
+/** The relative links of a page, `[text](target)`, outside fenced blocks. */
+export function relativeLinks(page: string): string[] {
+  let fenced = false;
+  return page.split('\n').flatMap((line) => {
+    if (line.trimStart().startsWith('```')) fenced = !fenced;
+    if (fenced) return [];
+    return [...line.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((target) => !/^[a-z]+:/.test(target));
+  });
+}
