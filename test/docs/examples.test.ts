@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { type Origin, startOrigin, templateDir } from '../harness/origin.ts';
-import { type Example, anchors, answers, assignedNames, examples, originCommand, relativeLinks, word } from './examples.ts';
+import { type Example, anchors, answers, assignedNames, examples, originCommand, relativeLinks, unmarkedCalls, word } from './examples.ts';
 
 /**
  * Every marked example of README.md and docs/ (the grammar is in
@@ -153,15 +153,7 @@ const marked = pages().map((path) => ({ path, steps: examples(readFileSync(join(
 
 describe('documentation examples', () => {
   it('every page that calls the origin marks its examples, and the guide its first keyed answer', () => {
-    const unmarked = marked.flatMap(({ path }) => {
-      const lines = readFileSync(join(ROOT, path), 'utf8').split('\n');
-      return lines.flatMap((line, i) => {
-        if (line.trim() !== '```sh' || /^\s*<!-- example/.test(lines[i - 1] ?? '')) return [];
-        let end = i + 1;
-        while (lines[end] !== undefined && lines[end].trim() !== '```') end++;
-        return /\$SLUICE\b|\$ADMIN_KEY\b/.test(lines.slice(i, end).join('\n')) ? [`${path}:${i + 1}`] : [];
-      });
-    });
+    const unmarked = marked.flatMap(({ path }) => unmarkedCalls(readFileSync(join(ROOT, path), 'utf8')).map((line) => `${path}:${line}`));
     expect(unmarked, 'sh blocks that call the origin but are not marked as examples').toEqual([]);
     const guide = marked.find(({ path }) => path === 'docs/getting-started.md')!;
     expect(guide.steps.length).toBeGreaterThanOrEqual(10);

@@ -25,10 +25,44 @@ export interface Example {
 
 export type Expected = { kind: 'json' | 'text'; body: string } | { kind: 'table'; header: string[]; rows: string[][] };
 
+/**
+ * The fenced blocks of a page, fences included: a fence of N backticks ends
+ * at a line of N or more, so a ```` block may show ``` blocks, markers and
+ * headings as text.
+ */
+export function fencedBlocks(lines: string[]): { start: number; end: number; lang: string }[] {
+  const blocks: { start: number; end: number; lang: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^\s*(`{3,})(.*)$/.exec(lines[i]);
+    if (!open) continue;
+    let end = i + 1;
+    while (end < lines.length && !(lines[end].trim().startsWith(open[1]) && /^`+$/.test(lines[end].trim()))) end++;
+    blocks.push({ start: i, end, lang: open[2].trim() });
+    i = end;
+  }
+  return blocks;
+}
+
+/** For each line, whether it belongs to a fenced block. */
+export function inFences(lines: string[]): boolean[] {
+  const fenced = lines.map(() => false);
+  for (const { start, end } of fencedBlocks(lines)) for (let i = start; i <= end && i < lines.length; i++) fenced[i] = true;
+  return fenced;
+}
+
+/** The `sh` blocks of a page that call the origin (`$SLUICE`, `$ADMIN_KEY`) without a marker: 1-based lines. */
+export function unmarkedCalls(page: string): number[] {
+  const lines = page.split('\n');
+  return fencedBlocks(lines)
+    .filter(({ start, end, lang }) => lang === 'sh' && !/^\s*<!-- example/.test(lines[start - 1] ?? '') && /\$SLUICE\b|\$ADMIN_KEY\b/.test(lines.slice(start, end).join('\n')))
+    .map(({ start }) => start + 1);
+}
+
 /** The marked examples of a page, in order. */
 export function examples(page: string): Example[] {
   const found: Example[] = [];
   const lines = page.split('\n');
+  const fenced = inFences(lines);
   // A block may stand indented in a list item: its lines lose the fence's indentation.
   const fenceAfter = (i: number): { lang: string; body: string; end: number } => {
     let start = i + 1;
@@ -40,6 +74,7 @@ export function examples(page: string): Example[] {
     return { lang: lines[start].trim().slice(3).trim(), body: lines.slice(start + 1, end).map((line) => line.slice(indent)).join('\n'), end };
   };
   for (let i = 0; i < lines.length; i++) {
+    if (fenced[i]) continue;
     const example = /^\s*<!-- example(?:: ([\w=. -]+))? -->$/.exec(lines[i]);
     if (example) {
       const { lang, body, end } = fenceAfter(i);
@@ -218,10 +253,10 @@ export function anchorOf(heading: string): string {
 export function anchors(page: string): Set<string> {
   const seen = new Map<string, number>();
   const found = new Set<string>();
-  let fenced = false;
-  for (const line of page.split('\n')) {
-    if (line.trimStart().startsWith('```')) fenced = !fenced;
-    const heading = fenced ? null : /^#{1,6} (.+)$/.exec(line);
+  const lines = page.split('\n');
+  const fenced = inFences(lines);
+  for (const [i, line] of lines.entries()) {
+    const heading = fenced[i] ? null : /^#{1,6} (.+)$/.exec(line);
     if (!heading) continue;
     const base = anchorOf(heading[1].trim());
     const count = seen.get(base) ?? 0;
@@ -233,10 +268,10 @@ export function anchors(page: string): Set<string> {
 
 /** The relative links of a page, `[text](target)`, outside fenced blocks. */
 export function relativeLinks(page: string): string[] {
-  let fenced = false;
-  return page.split('\n').flatMap((line) => {
-    if (line.trimStart().startsWith('```')) fenced = !fenced;
-    if (fenced) return [];
+  const lines = page.split('\n');
+  const fenced = inFences(lines);
+  return lines.flatMap((line, i) => {
+    if (fenced[i]) return [];
     return [...line.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((target) => !/^[a-z]+:/.test(target));
   });
 }
