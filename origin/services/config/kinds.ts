@@ -1,0 +1,22 @@
+/**
+ * The sections of a configuration file, in the order apply makes them
+ * (each may name objects of the ones before it); prune deletes in reverse.
+ * `descriptions` is planned (issue #22): it is read but may not hold entries.
+ */
+export const CONFIG_KINDS = ['connections', 'destinations', 'queries', 'roles', 'api_keys', 'exports', 'descriptions'] as const;
+export type ConfigKind = (typeof CONFIG_KINDS)[number];
+
+/** The kinds apply makes, changes and prunes today. */
+export const APPLIED_KINDS = ['connections', 'destinations', 'queries', 'roles', 'api_keys', 'exports'] as const satisfies readonly ConfigKind[];
+export type AppliedKind = (typeof APPLIED_KINDS)[number];
+
+/** One object of a kind as messages name it. */
+export const KIND_NOUN: Record<ConfigKind, string> = {
+  connections: 'connection',
+  destinations: 'destination',
+  queries: 'query',
+  roles: 'role',
+  api_keys: 'API key',
+  exports: 'export',
+  descriptions: 'description',
+};
