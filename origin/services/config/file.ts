@@ -93,8 +93,8 @@ export const fileSha256 = (bytes: Uint8Array): string => createHash('sha256').up
  * Reads a configuration file: YAML (a superset of JSON, so `yaml` reads
  * either) or JSON. Every problem found without the store is thrown at once as
  * 400 `invalid_config`: syntax (with its line), shape (unknown fields, types,
- * literal passwords), names repeated within a section, and entries in the
- * planned `descriptions` section.
+ * literal passwords), names repeated within a section, a secret given to two
+ * keys, and entries in the planned `descriptions` section.
  */
 export function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml'): ConfigFile {
   const raw = contentType === 'json' ? readJson(bytes) : readYaml(bytes);
@@ -102,7 +102,7 @@ export function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'y
   if (nul.length > 0) throw invalidConfig(nul.map((path) => ({ path: problemPath(path.split('.').map(index)), message: NUL_PROBLEM })));
   const parsed = configFileSchema.safeParse(raw);
   if (!parsed.success) throw invalidConfig(shapeProblems(parsed.error));
-  const problems = [...repeatedNames(parsed.data), ...plannedDescriptions(parsed.data)];
+  const problems = [...repeatedNames(parsed.data), ...repeatedSecrets(parsed.data), ...plannedDescriptions(parsed.data)];
   if (problems.length > 0) throw invalidConfig(problems);
   return parsed.data;
 }
@@ -151,6 +151,18 @@ function repeatedNames(file: ConfigFile): ConfigProblem[] {
       else problems.push({ path: `${section}[${i}].name`, message: `"${entry.name}" is already ${section}[${seen}]: a name appears once per section` });
     });
   }
+  return problems;
+}
+
+function repeatedSecrets(file: ConfigFile): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const first = new Map<string, number>();
+  (file.api_keys ?? []).forEach((entry, i) => {
+    if (!entry.secret_sha256) return;
+    const seen = first.get(entry.secret_sha256);
+    if (seen === undefined) first.set(entry.secret_sha256, i);
+    else problems.push({ path: `api_keys[${i}].secret_sha256`, message: `the same as api_keys[${seen}]: two keys cannot share a secret`, code: 'key_secret_taken' });
+  });
   return problems;
 }
 

@@ -10,6 +10,10 @@ export type ConfigKind = (typeof CONFIG_KINDS)[number];
 export const APPLIED_KINDS = ['connections', 'destinations', 'queries', 'roles', 'api_keys', 'exports'] as const satisfies readonly ConfigKind[];
 export type AppliedKind = (typeof APPLIED_KINDS)[number];
 
+/** A record of every applied kind, each value made by `make`. */
+export const byKind = <T>(make: (kind: AppliedKind) => T): Record<AppliedKind, T> =>
+  Object.fromEntries(APPLIED_KINDS.map((kind) => [kind, make(kind)])) as Record<AppliedKind, T>;
+
 /** One object of a kind as messages name it. */
 export const KIND_NOUN: Record<ConfigKind, string> = {
   connections: 'connection',

@@ -1,4 +1,4 @@
-import { APPLIED_KINDS, type AppliedKind } from './kinds.ts';
+import { APPLIED_KINDS, type AppliedKind, byKind } from './kinds.ts';
 
 /**
  * What applying a file does (or did), per kind: objects created, changed
@@ -45,16 +45,13 @@ export interface ConfigPlan {
   applied: boolean;
 }
 
-export const emptyChanges = (): Record<AppliedKind, KindChanges> =>
-  Object.fromEntries(APPLIED_KINDS.map((kind): [AppliedKind, KindChanges] => [kind, { create: [], update: [], delete: [], manage: [] }])) as Record<AppliedKind, KindChanges>;
+export const emptyChanges = (): Record<AppliedKind, KindChanges> => byKind(() => ({ create: [], update: [], delete: [], manage: [] }));
 
 export function countsOf(changes: Record<AppliedKind, KindChanges>): Record<AppliedKind, KindCounts> {
-  return Object.fromEntries(
-    APPLIED_KINDS.map((kind) => {
-      const c = changes[kind];
-      return [kind, { create: c.create.length, update: c.update.length, delete: c.delete.length, manage: c.manage.length }];
-    }),
-  ) as Record<AppliedKind, KindCounts>;
+  return byKind((kind) => {
+    const c = changes[kind];
+    return { create: c.create.length, update: c.update.length, delete: c.delete.length, manage: c.manage.length };
+  });
 }
 
 export const hasChanges = (changes: Record<AppliedKind, KindChanges>): boolean =>
