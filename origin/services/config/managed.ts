@@ -1,8 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { type AnyColumn, and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import type { StoreDb } from '../../store/open.ts';
-import { managedObjects } from '../../store/schema/index.ts';
+import { apiKeys, managedObjects, queries, roles } from '../../store/schema/index.ts';
 import { byName } from '../collections/lookup.ts';
 import { APPLIED_KINDS, type AppliedKind, KIND_NOUN, byKind } from './kinds.ts';
 import type { KindChanges } from './plan.ts';
@@ -62,4 +62,22 @@ export async function assertNotManaged(deps: Pick<AppDeps, 'env' | 'store'>, kin
     .from(managedObjects)
     .where(and(eq(managedObjects.kind, kind), eq(managedObjects.name, name)));
   if (row) throw configManaged(kind, name);
+}
+
+/**
+ * 409 `config_managed` when the server is locked to its configuration and
+ * renaming collection `name` would change a managed object: a query filed
+ * in it, a key or role granted it.
+ */
+export async function assertCollectionNotManaged(deps: Pick<AppDeps, 'env' | 'store'>, name: string): Promise<void> {
+  if (!deps.env.SLUICE_CONFIG_LOCKED) return;
+  const db = deps.store.db;
+  const managedAs = (kind: AppliedKind, column: AnyColumn) => and(eq(managedObjects.kind, kind), eq(managedObjects.name, column));
+  const granted = (column: AnyColumn) => sql`${column}->'collections' @> ${JSON.stringify([name])}::jsonb`;
+  const [query] = await db.select({ name: queries.name }).from(queries).innerJoin(managedObjects, managedAs('queries', queries.name)).where(eq(queries.collection, name)).limit(1);
+  if (query) throw configManaged('queries', query.name);
+  const [key] = await db.select({ name: apiKeys.name }).from(apiKeys).innerJoin(managedObjects, managedAs('api_keys', apiKeys.name)).where(granted(apiKeys.grants)).limit(1);
+  if (key) throw configManaged('api_keys', key.name);
+  const [role] = await db.select({ name: roles.name }).from(roles).innerJoin(managedObjects, managedAs('roles', roles.name)).where(granted(roles.grants)).limit(1);
+  if (role) throw configManaged('roles', role.name);
 }
