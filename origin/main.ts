@@ -73,7 +73,7 @@ if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
 if (env.SLUICE_CONFIG_FILE) {
   await applyStartupFile(deps, env.SLUICE_CONFIG_FILE, { prune: env.SLUICE_CONFIG_PRUNE }).catch((err: Error) => {
     if (!(err instanceof StartupConfigError)) throw err;
-    logger.fatal(err.message);
+    err.report(logger);
     process.exit(1);
   });
 }

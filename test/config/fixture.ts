@@ -34,7 +34,7 @@ export function newSecret(): { secret: string; sha256: string } {
   return { secret, sha256: createHash('sha256').update(secret).digest('hex') };
 }
 
-export const configFile = (sections: Record<string, unknown>) => ({ format: 'sluice-config', format_version: 1, ...sections });
+export const configFile = (sections: Record<string, any>): Record<string, any> => ({ format: 'sluice-config', format_version: 1, ...sections });
 
 /** POSTs a file to `/api/v1/config/<verb>` as JSON, or as YAML with `yaml: true`. */
 export async function sendFile(

@@ -55,7 +55,5 @@ export function problemsOf(err: SluiceError, path: string): ConfigProblem[] {
   return [{ path, message: err.message, ...(code ? { code } : {}) }];
 }
 
-/** The lines a person reads: one problem per line, for startup and the CLI. */
-export function describeProblems(problems: ConfigProblem[]): string {
-  return problems.map((p) => `  ${p.path || '(file)'}: ${p.message}${p.code ? ` [${p.code}]` : ''}`).join('\n');
-}
+/** A problem as a person reads it on a line of its own (startup, the CLI). */
+export const describeProblem = (p: ConfigProblem): string => `  ${p.path || '(file)'}: ${p.message}${p.code ? ` [${p.code}]` : ''}`;

@@ -8,7 +8,8 @@ import { configApplications } from '../../store/schema/index.ts';
 import { applyConfig } from './apply.ts';
 import { fileSha256, parseConfigFile } from './file.ts';
 import type { ConfigPlan } from './plan.ts';
-import { type ConfigProblem, describeProblems } from './problems.ts';
+import { type ConfigProblem, describeProblem } from './problems.ts';
+import type { Logger } from '../../observability/logger.ts';
 
 /** Who the audit log names for changes the startup file made. */
 export const STARTUP_ACTOR: Caller = { name: 'SLUICE_CONFIG_FILE', admin: true, via: 'break-glass' };
@@ -16,11 +17,17 @@ export const STARTUP_ACTOR: Caller = { name: 'SLUICE_CONFIG_FILE', admin: true, 
 /** Any fixed number: origins starting together on one store apply a file one after another, so once. */
 const STARTUP_LOCK = 7_311_021;
 
-/** Why the startup file cannot be applied; `problems` are listed one per line. */
+/** Why the startup file cannot be applied, with every problem. */
 export class StartupConfigError extends Error {
   constructor(message: string, readonly problems: ConfigProblem[] = []) {
-    super(problems.length > 0 ? `${message}\n${describeProblems(problems)}` : message);
+    super(message);
     this.name = 'StartupConfigError';
+  }
+
+  /** One block of fatal lines: what and then each problem on a line of its own (a log line never holds a line break). */
+  report(logger: Logger): void {
+    logger.fatal(this.problems.length > 0 ? `${this.message} (${this.problems.length === 1 ? '1 problem' : `${this.problems.length} problems`})` : this.message);
+    for (const problem of this.problems) logger.fatal(describeProblem(problem));
   }
 }
 
