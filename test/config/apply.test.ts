@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
 import { admin, auditEntries, auditIntact, configFile, exportRoot, newSecret, sendFile, startConfigOrigin, unique } from './fixture.ts';
@@ -46,6 +47,8 @@ describe('config apply', () => {
     const entries = (await auditEntries(origin)).slice(before);
     expect(entries.map((e) => e.action)).toEqual(['create_connection', 'create_destination', 'save_query', 'create_role', 'create_key', 'create_export', 'config_applied']);
     for (const entry of entries) expect(entry.changes.via).toBe('config');
+    // The file's SHA-256 is of its bytes as sent.
+    expect(applied.body.sha256).toBe(createHash('sha256').update(JSON.stringify(file)).digest('hex'));
     expect(entries.at(-1)!.changes.sha256).toBe(applied.body.sha256);
     expect(await auditIntact(origin)).toBe(true);
 
@@ -181,5 +184,22 @@ describe('config apply of changes', () => {
     expect(elsewhere.body.errors).toEqual([{ path: 'workspace', message: expect.stringContaining(ws) }]);
     const taken = await sendFile(origin, 'apply', file);
     expect(taken.body.errors).toEqual([{ path: 'connections[0]', message: expect.stringContaining('outside workspace "default"') }]);
+  });
+});
+
+describe('config endpoints', () => {
+  it('let only owners apply and export; any administrator may diff and list what is managed', async () => {
+    const name = unique('dev');
+    expect((await admin(origin, 'POST', '/api/v1/administrators', { name, role: 'admin' })).status).toBe(201);
+    const token = (await admin(origin, 'POST', `/api/v1/administrators/${name}/tokens`, { label: 'cfg' })).body.secret;
+    const as = { authorization: `Bearer ${token}` };
+    const file = configFile({ roles: [{ name: unique('r') }] });
+    const post = (verb: string) => origin.fetch(`/api/v1/config/${verb}`, { method: 'POST', headers: { ...as, 'content-type': 'application/json' }, body: JSON.stringify(file) });
+    const applied = await post('apply');
+    expect(applied.status).toBe(403);
+    expect((await applied.json()).capability).toBe('config.apply');
+    expect((await post('diff')).status).toBe(200);
+    expect((await origin.call('GET', '/api/v1/config/managed', undefined, as)).status).toBe(200);
+    expect((await origin.call('GET', '/api/v1/config/export', undefined, as)).status).toBe(403);
   });
 });
