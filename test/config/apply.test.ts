@@ -203,3 +203,21 @@ describe('config endpoints', () => {
     expect((await origin.call('GET', '/api/v1/config/export', undefined, as)).status).toBe(403);
   });
 });
+
+describe('managed objects', () => {
+  it('stop being managed when deleted through the API, so a namesake made later is never pruned', async () => {
+    // A workspace of its own: prune acts on every managed role of the workspace.
+    const ws = unique('ws');
+    expect((await admin(origin, 'POST', '/api/v1/workspaces', { name: ws })).status).toBe(201);
+    const at = `/w/${ws}`;
+    const [kept, name] = [unique('kept'), unique('role')];
+    expect((await sendFile(origin, 'apply', configFile({ roles: [{ name: kept }, { name }] }), { base: at })).status).toBe(200);
+    expect((await admin(origin, 'GET', `${at}/api/v1/config/managed`)).body.managed.roles).toEqual([kept, name].sort());
+    expect((await admin(origin, 'DELETE', `${at}/api/v1/roles/${name}`)).status).toBe(200);
+    expect((await admin(origin, 'GET', `${at}/api/v1/config/managed`)).body.managed.roles).toEqual([kept]);
+    expect((await admin(origin, 'POST', `${at}/api/v1/roles`, { name })).status).toBe(201);
+    const pruned = await sendFile(origin, 'apply', configFile({ roles: [{ name: kept }] }), { prune: true, base: at });
+    expect(pruned.body.changes.roles.delete).toEqual([]);
+    expect((await admin(origin, 'GET', `${at}/api/v1/roles/${name}`)).status).toBe(200);
+  });
+});

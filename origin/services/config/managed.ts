@@ -43,6 +43,11 @@ export async function recordManaged(tx: StoreDb, changes: Record<AppliedKind, Ki
   }
 }
 
+/**
+ * `names` of `kind` are managed no more: inside the transaction of their
+ * delete (every delete verb calls this), so a namesake made later is not
+ * taken for what the file applied (prune would delete it, the lock refuse it).
+ */
 export async function forgetManaged(tx: StoreDb, kind: AppliedKind, names: string[]): Promise<void> {
   await tx.delete(managedObjects).where(and(eq(managedObjects.kind, kind), inArray(managedObjects.name, names)));
 }
