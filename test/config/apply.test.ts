@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
-import { admin, auditEntries, auditIntact, configFile, exportRoot, newSecret, sendFile, startConfigOrigin, unique } from './fixture.ts';
+import { ADMIN_KEY, admin, auditEntries, auditIntact, configFile, exportRoot, newSecret, sendFile, startConfigOrigin, unique } from './fixture.ts';
 
 /** Applying a file: every kind made through the API's verbs, audited `via: config` under one `config_applied`, and a second apply writing nothing. */
 
@@ -184,6 +184,21 @@ describe('config apply of changes', () => {
     expect(elsewhere.body.errors).toEqual([{ path: 'workspace', message: expect.stringContaining(ws) }]);
     const taken = await sendFile(origin, 'apply', file);
     expect(taken.body.errors).toEqual([{ path: 'connections[0]', message: expect.stringContaining('outside workspace "default"') }]);
+  });
+});
+
+describe('caches after an apply', () => {
+  it('serve the applied definition and connection on the very next run', async () => {
+    const [conn, name] = [unique('c'), unique('q')];
+    const file = (sql: string, active: boolean) =>
+      configFile({ connections: [{ name: conn, db: 'duckdb', database: ':memory:', active }], queries: [{ name, sql, connection_name: conn }] });
+    const run = () => origin.call('GET', `/q/${name}`, undefined, { 'x-api-key': ADMIN_KEY });
+    expect((await sendFile(origin, 'apply', file('SELECT 1 AS n', true))).status).toBe(200);
+    expect((await run()).body).toEqual([{ n: 1 }]);
+    expect((await sendFile(origin, 'apply', file('SELECT 2 AS n', true))).status).toBe(200);
+    expect((await run()).body).toEqual([{ n: 2 }]);
+    expect((await sendFile(origin, 'apply', file('SELECT 2 AS n', false))).status).toBe(200);
+    expect((await run()).status).toBe(403);
   });
 });
 

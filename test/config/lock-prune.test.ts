@@ -61,6 +61,31 @@ describe('prune', () => {
   });
 });
 
+describe('prune order', () => {
+  it('deletes an export before the destination and query it names', async () => {
+    // A workspace of its own: prune acts on every managed object of the workspace.
+    const ws = unique('ws');
+    expect((await admin(origin, 'POST', '/api/v1/workspaces', { name: ws })).status).toBe(201);
+    const base = `/w/${ws}`;
+    const [dest, query, exp] = [unique('dest'), unique('q'), unique('exp')];
+    const conn = unique('c');
+    const file = configFile({
+      connections: [{ name: conn, db: 'duckdb', database: ':memory:' }],
+      destinations: [{ name: dest, url: root }],
+      queries: [{ name: query, sql: 'SELECT 1 AS one', connection_name: conn }],
+      exports: [{ name: exp, query, format: 'csv', destination: dest }],
+    });
+    const first = await sendFile(origin, 'apply', file, { base });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const pruned = await sendFile(origin, 'apply', configFile({ destinations: [], queries: [], exports: [] }), { prune: true, base });
+    expect(pruned.status, JSON.stringify(pruned.body)).toBe(200);
+    expect(pruned.body.changes.exports.delete).toEqual([exp]);
+    expect(pruned.body.changes.destinations.delete).toEqual([dest]);
+    expect(pruned.body.changes.queries.delete).toEqual([query]);
+    expect((await admin(origin, 'GET', `/api/v1/destinations/${dest}`)).status).toBe(404);
+  });
+});
+
 describe('SLUICE_CONFIG_LOCKED', () => {
   it('answers 409 config_managed to a change of a managed key, 200 to an unmanaged one; an export still runs', async () => {
     const [managed, free] = [unique('managed'), unique('free')];
