@@ -115,7 +115,7 @@ describe('config apply of changes', () => {
     const taken = await sendFile(origin, 'apply', configFile({ api_keys: [{ name: other, secret_sha256: first.sha256 }] }));
     expect(taken.status).toBe(400);
     expect(taken.body.code).toBe('invalid_config');
-    expect(taken.body.errors).toEqual([expect.objectContaining({ path: 'api_keys[0]', code: 'key_secret_taken' })]);
+    expect(taken.body.errors).toEqual([expect.objectContaining({ path: 'api_keys[0].secret_sha256', code: 'key_secret_taken' })]);
     expect((await admin(origin, 'GET', `/api/v1/api-keys/${other}`)).status).toBe(404);
   });
 

@@ -8,7 +8,9 @@ export const keyNotFound = (name: string) => new SluiceError('key_not_found', `A
 export const keyExists = (name: string) => new SluiceError('key_exists', `An API key named "${name}" already exists`);
 
 export const secretTaken = () =>
-  new SluiceError('key_secret_taken', 'Another API key (or an administrator token) already has this secret: two callers cannot share one; make a new secret');
+  new SluiceError('key_secret_taken', 'Another API key (or an administrator token) already has this secret: two callers cannot share one; make a new secret', {
+    errors: { secret_sha256: 'another API key or an administrator token already has this secret' },
+  });
 
 /**
  * 409 `key_secret_taken` when a secret of this SHA-256 is already some

@@ -4,12 +4,11 @@ import { type KeyGrants, emptyGrants } from '../../../../shared/access/grants.ts
 import { diffFields } from '../../../audit/diff.ts';
 import { badRequest } from '../../../errors.ts';
 import type { StoreDb } from '../../../store/open.ts';
-import { type ApiKeyRow, apiKeys } from '../../../store/schema/index.ts';
+import { apiKeys } from '../../../store/schema/index.ts';
 import { createKeyWithHash } from '../../keys/create.ts';
 import { deleteKey } from '../../keys/delete.ts';
 import { DEFAULT_GRACE_MINUTES } from '../../keys/fields.ts';
 import { grantsValidIn } from '../../keys/grant-names.ts';
-import { assertSecretFree } from '../../keys/lookup.ts';
 import { rotateKeyToHash } from '../../keys/rotate.ts';
 import { updateKey } from '../../keys/update.ts';
 import { keySettings } from '../../keys/view.ts';
@@ -56,11 +55,13 @@ export const apiKeysSection: Section<KeyEntry> = {
       return recordCreate(ctx, 'api_keys', entry.name);
     }
     assertInWorkspace(ctx, 'api_keys', entry.name, current.workspace);
-    const changes: Record<string, FieldChange> = await applySettings(deps.store.db, ctx, entry, current, async (next) => {
-      await updateKey(deps, ctx.actor, entry.name, { ...next.grants, expires_at: next.expiresAt, active: next.active }, { workspace: ctx.workspace });
-    });
+    const grants = await grantsOf(deps.store.db, ctx, entry, current.workspace);
+    const next = { grants, expiresAt: entry.expires_at ?? null, active: entry.active ?? true };
+    const changes: Record<string, FieldChange> = diffFields(keySettings(current), keySettings(next));
+    if (Object.keys(changes).length > 0) {
+      await updateKey(deps, ctx.actor, entry.name, { ...grants, expires_at: next.expiresAt, active: next.active }, { workspace: ctx.workspace });
+    }
     if (secretHash && secretHash !== current.secretHash) {
-      await assertSecretFree(deps.store.db, secretHash, current.id);
       await rotateKeyToHash(deps, ctx.actor, entry.name, { grace_minutes: DEFAULT_GRACE_MINUTES }, { workspace: ctx.workspace, secretHash });
       changes.secret_sha256 = 'changed';
     }
@@ -74,19 +75,3 @@ export const apiKeysSection: Section<KeyEntry> = {
     return true;
   },
 };
-
-type KeySettings = { grants: KeyGrants; expiresAt: string | null; active: boolean };
-
-/** The key's grants, expiry and activity as the file wants them, changed through `update` when they differ. */
-async function applySettings(
-  db: StoreDb,
-  ctx: ApplyContext,
-  entry: KeyEntry,
-  current: ApiKeyRow,
-  update: (next: KeySettings) => Promise<void>,
-): Promise<Record<string, FieldChange>> {
-  const next: KeySettings = { grants: await grantsOf(db, ctx, entry, current.workspace), expiresAt: entry.expires_at ?? null, active: entry.active ?? true };
-  const fields = diffFields(keySettings(current), keySettings(next));
-  if (Object.keys(fields).length > 0) await update(next);
-  return fields;
-}

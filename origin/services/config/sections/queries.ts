@@ -47,6 +47,13 @@ function versionInput(entry: QueryEntry): VersionFields {
   return { ...fields, ...wanted(entry), publish: true };
 }
 
+/** Whether two definitions are the same, `cache_ttl` aside unless `withTtl`; none is never the same. */
+function same(a: Definition | null, b: Definition, { withTtl }: { withTtl: boolean }): boolean {
+  if (a === null) return false;
+  const ttl = withTtl ? {} : { cache_ttl: null };
+  return Object.keys(diffFields({ ...a, ...ttl }, { ...b, ...ttl })).length === 0;
+}
+
 /** Fields the verbs refuse (another query type, document-database fields): sent through them so the refusal is reported. */
 const refusedFields = (entry: QueryEntry): boolean =>
   (entry.query_type !== undefined && entry.query_type !== 'sql') ||
@@ -74,20 +81,18 @@ export const queriesSection: Section<QueryEntry> = {
     const newest = versions.at(-1);
     const target = wanted(entry);
     const before = published ? stored(published) : null;
-    const { cache_ttl: _ttl, ...definition } = target;
     const fields: Record<string, FieldChange> = {};
 
-    const redefined = refusedFields(entry) || !before || Object.keys(diffFields({ ...before, cache_ttl: null }, { ...definition, cache_ttl: null })).length > 0;
-    if (redefined) {
+    if (refusedFields(entry) || !published || !same(before, target, { withTtl: false })) {
       Object.assign(fields, diffFields({ ...before }, { ...target }));
-      const reuse = newest && newest.version !== current.publishedVersion && !refusedFields(entry) && Object.keys(diffFields({ ...stored(newest) }, { ...target })).length === 0;
-      const version = reuse
-        ? (await publishVersion(deps, ctx.actor, entry.name, newest.version, { workspace: ctx.workspace }), newest.version)
+      const draft = newest && newest.version !== current.publishedVersion && !refusedFields(entry) && same(stored(newest), target, { withTtl: true }) ? newest : null;
+      const version = draft
+        ? (await publishVersion(deps, ctx.actor, entry.name, draft.version, { workspace: ctx.workspace }), draft.version)
         : (await addVersion(deps, ctx.actor, entry.name, versionInput(entry), { workspace: ctx.workspace })).version;
       fields.published_version = { from: current.publishedVersion, to: version };
-    } else if (before.cache_ttl !== target.cache_ttl) {
-      await setCacheTtl(deps, ctx.actor, entry.name, published!.version, target.cache_ttl, { workspace: ctx.workspace });
-      fields.cache_ttl = { from: before.cache_ttl, to: target.cache_ttl };
+    } else if (published.cacheTtl !== target.cache_ttl) {
+      await setCacheTtl(deps, ctx.actor, entry.name, published.version, target.cache_ttl, { workspace: ctx.workspace });
+      fields.cache_ttl = { from: published.cacheTtl, to: target.cache_ttl };
     }
 
     const collection = entry.collection ?? null;
