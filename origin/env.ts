@@ -146,6 +146,12 @@ export const envSchema = z.object({
   SLUICE_EDGE_LEASE: wholeNumber(15, { min: 3, max: 600 }),
   /** Seconds an export run's lease lasts unless renewed (every third of it, while the run is alive). */
   SLUICE_EXPORT_LEASE: wholeNumber(60, { min: 3, max: 3600 }),
+  /** A configuration file (YAML or JSON) applied at startup, once per SHA-256 of its bytes. */
+  SLUICE_CONFIG_FILE: optionalText,
+  /** Applying SLUICE_CONFIG_FILE deletes managed objects the file lacks, in the sections it has. */
+  SLUICE_CONFIG_PRUNE: flag.default(false),
+  /** Every Management API change to a managed object answers 409 `config_managed`. */
+  SLUICE_CONFIG_LOCKED: flag.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -9,6 +9,7 @@ import { DriverRegistry } from './drivers/registry.ts';
 import { parseEnv } from './env.ts';
 import { createLogger } from './observability/logger.ts';
 import { ensureExamples } from './services/examples/ensure.ts';
+import { StartupConfigError, applyStartupFile } from './services/config/startup.ts';
 import { ConnectionUsage } from './services/connections/usage.ts';
 import { HistoryRecorder } from './services/history/recorder.ts';
 import { DataDirLocked } from './store/dir-lock.ts';
@@ -68,6 +69,14 @@ const edgeSync = env.SLUICE_EDGE_URL
   : undefined;
 const deps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, signIn, history, cache, logger, version, edgeSync };
 if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
+// An unapplicable file stops startup, its problems in one block.
+if (env.SLUICE_CONFIG_FILE) {
+  await applyStartupFile(deps, env.SLUICE_CONFIG_FILE, { prune: env.SLUICE_CONFIG_PRUNE }).catch((err: Error) => {
+    if (!(err instanceof StartupConfigError)) throw err;
+    err.report(logger);
+    process.exit(1);
+  });
+}
 const auditDelivery = new AuditDeliverer(store, configuredOutputs(env, version), logger);
 auditDelivery.start();
 

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
 import { requireCapability } from '../require-capability.ts';
+import { refuseManagedChanges } from '../config-lock.ts';
 import { registerList } from './list.ts';
 import { registerPostman } from './postman.ts';
 import { registerRename } from './rename.ts';
@@ -8,6 +9,7 @@ import { registerRename } from './rename.ts';
 /** `/api/v1/collections`. */
 export const collectionsApi = new Hono<AppEnv>();
 collectionsApi.use(requireCapability('collections'));
+collectionsApi.use(refuseManagedChanges('collections'));
 registerList(collectionsApi);
 registerRename(collectionsApi);
 registerPostman(collectionsApi);
