@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
 import { requireCapability } from '../require-capability.ts';
+import { registerBundle } from './bundle.ts';
+import { registerImport } from './import.ts';
 import { registerList } from './list.ts';
 import { registerPostman } from './postman.ts';
 import { registerRename } from './rename.ts';
@@ -9,5 +11,7 @@ import { registerRename } from './rename.ts';
 export const collectionsApi = new Hono<AppEnv>();
 collectionsApi.use(requireCapability('collections'));
 registerList(collectionsApi);
+registerImport(collectionsApi);
 registerRename(collectionsApi);
 registerPostman(collectionsApi);
+registerBundle(collectionsApi);
