@@ -1,0 +1,39 @@
+import type { Command } from '../command.ts';
+import { serialize, writeOutput } from '../files.ts';
+
+export const configExport: Command = {
+  name: 'config export',
+  summary: 'Write what a server holds as a configuration file',
+  positionals: [],
+  options: [
+    { name: 'out', type: 'string', value: 'FILE', description: 'Write to FILE instead of standard output; YAML, or JSON for a .json name' },
+    { name: 'kinds', type: 'string', value: 'LIST', description: 'Only these sections, comma-separated: connections, destinations, roles, queries, api_keys, descriptions, exports' },
+    { name: 'workspace', type: 'string', value: 'NAME', description: 'Only the objects of this workspace (the file then names it)' },
+    { name: 'examples', type: 'boolean', description: 'Include the bundled example objects, left out by default' },
+  ],
+  description: [
+    'The file (format: sluice-config, format_version: 1) takes the Management API\'s own fields. Passwords appear only as ${VAR} references and keys only by secret_sha256: the file holds no secret and can be committed.',
+    'Applying the file to another server (`config apply`) makes it hold the same; `config diff` then reports no changes.',
+  ],
+  exitCodes: [
+    [0, 'written'],
+    [1, 'a problem (store or server unreachable, unknown kind or workspace, file not writable)'],
+  ],
+  examples: ['sluice config export --out sluice.yaml', 'sluice config export --kinds queries,roles --server https://staging.example.com > staging.yaml'],
+  usesBackend: true,
+  async run({ args, out, backend }) {
+    const file = args.values.out as string | undefined;
+    const kinds = (args.values.kinds as string | undefined)?.split(',').map((kind) => kind.trim()).filter((kind) => kind !== '');
+    const target = await backend();
+    out.progress(`Exporting configuration from ${target.where}…`);
+    const document = await target.exportConfig({ kinds, workspace: args.values.workspace as string | undefined, examples: args.values.examples === true });
+    const text = serialize(document, file && /\.json$/i.test(file) ? 'json' : 'yaml');
+    if (file === undefined) {
+      await out.result(text);
+      return 0;
+    }
+    await writeOutput(file, text);
+    out.progress(`Wrote ${file}.`);
+    return 0;
+  },
+};
