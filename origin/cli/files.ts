@@ -1,14 +1,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { stringify as toYaml } from 'yaml';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { SluiceError } from '../errors.ts';
 
-/** A file a command reads, as bytes (a config file's SHA-256 is of its bytes as sent) and as text. */
+/**
+ * A file a command reads: its bytes (sent as they are: a config file's
+ * SHA-256 is of its bytes), and the document they hold, parsed here so a
+ * syntax error names the file whatever then reads it.
+ */
 export interface InputFile {
-  /** As the user named it; `-` is standard input. */
+  /** As the user named it; `(standard input)` for `-`. */
   path: string;
   bytes: Buffer;
-  text: string;
   syntax: 'json' | 'yaml';
+  document: unknown;
 }
 
 const problem = (message: string, hint: string) => new SluiceError('invalid_request', message, { hint });
@@ -31,9 +35,19 @@ export async function readInput(path: string): Promise<InputFile> {
     if (code === 'EACCES') throw problem(`${path}: permission denied`, 'Make the file readable by this user.');
     throw err;
   }
+  const name = path === '-' ? '(standard input)' : path;
   const text = bytes.toString('utf8');
-  if (text.trim() === '') throw problem(`${path}: the file is empty`, 'Give a file exported by sluice, or write one by its reference.');
-  return { path: path === '-' ? '(standard input)' : path, bytes, text, syntax: syntaxOf(path, text) };
+  if (text.trim() === '') throw problem(`${name}: the file is empty`, 'Give a file exported by sluice, or write one as docs/reference/cli.md describes.');
+  const syntax = syntaxOf(path, text);
+  let document: unknown;
+  try {
+    document = syntax === 'json' ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    // The YAML parser adds the line and a caret under it: its first line names the place.
+    const first = (err as Error).message.split('\n')[0]!.replace(/:$/, '');
+    throw problem(`${name}: not valid ${syntax.toUpperCase()}: ${first}`, `Fix the ${syntax.toUpperCase()} syntax where named.`);
+  }
+  return { path: name, bytes, syntax, document };
 }
 
 async function readStdin(): Promise<Buffer> {

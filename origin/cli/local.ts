@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { NUL_PROBLEM, nulPaths } from '../../shared/nul.ts';
 import type { Caller } from '../access/caller.ts';
 import { createSignInVerifier } from '../access/jwt.ts';
 import { parseEnv } from '../env.ts';
@@ -7,7 +8,6 @@ import { SluiceError } from '../errors.ts';
 import { createLogger } from '../observability/logger.ts';
 import { openDeps } from '../open-deps.ts';
 import { exportBundle } from '../services/collections/bundle-export.ts';
-import { parseBundleText } from '../services/collections/bundle-file.ts';
 import { importBundle } from '../services/collections/bundle-import.ts';
 import { collectionPostman } from '../services/collections/postman.ts';
 import { DataDirLocked } from '../store/dir-lock.ts';
@@ -21,6 +21,15 @@ import type { Output } from './output.ts';
 export const CLI_ACTOR: Caller = { name: 'cli', admin: true, via: 'break-glass' };
 
 const problem = (message: string, hint: string) => new SluiceError('invalid_request', message, { hint });
+
+/** As the HTTP transport does (http/body.ts): no text the store could keep holds a NUL. */
+function refuseNul(document: unknown): unknown {
+  const paths = nulPaths(document);
+  if (paths.length === 0) return document;
+  // `queries[0].name`, as the file's other problems are named.
+  const errors = Object.fromEntries(paths.map((path) => [path.replace(/\.(\d+)(?=\.|$)/g, '[$1]'), NUL_PROBLEM]));
+  throw new SluiceError('invalid_request', 'The file holds a NUL character', { errors });
+}
 
 /** The address a Postman file made here calls: where an origin on this environment listens. */
 function listeningUrl(host: string, port: number): string {
@@ -79,7 +88,7 @@ export async function localBackend(out: Output, { create }: { create: boolean })
     where,
     exportBundle: (collection) => exportBundle(deps, collection),
     exportPostman: (collection) => collectionPostman(deps, collection, listeningUrl(env.SLUICE_HOST, env.SLUICE_PORT)),
-    importBundle: (file, options) => importBundle(deps, CLI_ACTOR, parseBundleText(file.text, file.syntax), { ...options, workspace: 'default' }),
+    importBundle: (file, options) => importBundle(deps, CLI_ACTOR, refuseNul(file.document), { ...options, workspace: 'default' }),
     exportConfig: notYet,
     diffConfig: notYet,
     applyConfig: notYet,

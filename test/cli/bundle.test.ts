@@ -219,6 +219,15 @@ describe('collection import', () => {
     expect(await productionState()).toEqual(before);
   });
 
+  it('names a file that is not valid YAML, and where', async () => {
+    const file = join(dir, 'unparsable.yaml');
+    await writeFile(file, 'format: sluice-bundle\nqueries: [\n');
+    const run = await sluice(importArgs(file), toProduction);
+    expect(run.code, shown(run)).toBe(1);
+    expect(run.stderr).toContain(`sluice: ${file}: not valid YAML: `);
+    expect(run.stderr).toMatch(/at line 3, column 1\n/);
+  });
+
   it('imports a query whose connection is missing without one, with a warning', async () => {
     const name = `no connection ${tag}`;
     const file = await writeBundle('elsewhere.yaml', {
