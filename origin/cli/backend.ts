@@ -10,12 +10,14 @@ import type { InputFile } from './files.ts';
  * the same `SluiceError`s, so a command never knows which it talks to.
  */
 
-/** What a config diff or apply reports, per kind: what is (or would be) created, changed field by field, and deleted. */
+/** What a config diff or apply reports, per kind: what is (or would be) created, changed field by field, deleted, and newly managed. */
 export interface ConfigPlan {
-  changes: Record<string, { create: unknown[]; update: Array<{ name: string; fields: Record<string, { from: unknown; to: unknown }> }>; delete: unknown[] }>;
-  counts?: Record<string, unknown>;
-  warnings?: string[];
-  sha256?: string;
+  changes: Record<string, { create: string[]; update: Array<{ name: string; fields: Record<string, { from: unknown; to: unknown } | 'changed'> }>; delete: string[]; manage: string[] }>;
+  counts: Record<string, unknown>;
+  warnings: Array<{ path: string; message: string }>;
+  sha256: string;
+  changed: boolean;
+  applied: boolean;
 }
 
 export interface ConfigExportOptions {

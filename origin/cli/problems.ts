@@ -4,7 +4,29 @@ import { KEY_VARIABLE } from './server.ts';
 /** A failure as the command reports it: lines for a person, a document for `--json`. */
 export interface Problem {
   lines: string[];
-  json: { error: string; code: string; errors?: Record<string, string>; hint?: string; request_id?: string };
+  json: { error: string; code: string; errors?: unknown; hint?: string; request_id?: string };
+}
+
+/** One problem at a place in the file. */
+interface Placed {
+  path: string;
+  message: string;
+  code?: string;
+}
+
+/**
+ * The problems an error lists with their places: a map `{path: problem}`
+ * (the API's `errors` for a body) or a list `[{path, message, code?}]` (a
+ * configuration file's `invalid_config`).
+ */
+function placedProblems(errors: unknown): Placed[] {
+  if (Array.isArray(errors)) {
+    return errors.filter((e): e is Placed => typeof e?.message === 'string').map((e) => ({ path: typeof e.path === 'string' ? e.path : '', message: e.message, code: e.code }));
+  }
+  if (errors && typeof errors === 'object') {
+    return Object.entries(errors).map(([path, message]) => ({ path, message: typeof message === 'string' ? message : JSON.stringify(message) }));
+  }
+  return [];
 }
 
 /** What to do, by code, when the error carries no hint of its own. */
@@ -28,24 +50,23 @@ export function describeProblem(err: unknown, file?: string): Problem {
     const message = err instanceof Error ? err.message : String(err);
     return { lines: [`sluice: ${message}`], json: { error: message, code: 'internal_error' } };
   }
-  const { hint: ownHint, errors: rawErrors, request_id: requestId, fields } = err.extras as {
+  const { hint: ownHint, errors, request_id: requestId, fields } = err.extras as {
     hint?: string;
-    errors?: Record<string, string>;
+    errors?: unknown;
     request_id?: string;
     fields?: string[];
   };
-  const errors = rawErrors && typeof rawErrors === 'object' && Object.keys(rawErrors).length > 0 ? rawErrors : undefined;
+  const placed = placedProblems(errors);
   const where = file ? `${file}: ` : '';
   const lines: string[] = [];
-  if (errors) {
-    const count = Object.keys(errors).length;
-    lines.push(`sluice: ${where}${count} problem${count === 1 ? '' : 's'}; nothing was changed`);
-    for (const [path, problem] of Object.entries(errors)) lines.push(`  ${where}${path}: ${problem}`);
+  if (placed.length > 0) {
+    lines.push(`sluice: ${where}${placed.length} problem${placed.length === 1 ? '' : 's'}; nothing was changed`);
+    for (const p of placed) lines.push(`  ${where}${p.path || '(file)'}: ${p.message}${p.code ? ` [${p.code}]` : ''}`);
   } else {
     lines.push(`sluice: ${err.message}`);
     if (fields && fields.length > 0 && file) for (const path of fields) lines.push(`  ${where}${path}: unknown field`);
   }
-  const hint = ownHint ?? HINTS[err.code] ?? (errors && file ? `Fix ${file} where named above and run the command again.` : undefined);
+  const hint = ownHint ?? HINTS[err.code] ?? (placed.length > 0 && file ? `Fix ${file} where named above and run the command again.` : undefined);
   if (hint) lines.push(hint);
   if (requestId) lines.push(`(request id ${requestId})`);
   return {
@@ -53,7 +74,7 @@ export function describeProblem(err: unknown, file?: string): Problem {
     json: {
       error: err.message,
       code: err.code,
-      ...(errors ? { errors } : {}),
+      ...(errors !== undefined ? { errors } : {}),
       ...(hint ? { hint } : {}),
       ...(requestId ? { request_id: requestId } : {}),
     },

@@ -84,11 +84,12 @@ export function serverBackend(base: string, key: string | undefined): Backend {
         query: { dry_run: options.dryRun ? 'true' : undefined, on_conflict: options.onConflict, collection: options.collection },
         file,
       }),
+    // A workspace's objects are the export of a call made for that workspace.
     exportConfig: ({ kinds, workspace, examples }) =>
       call<unknown>({
         method: 'GET',
-        path: '/api/v1/config/export',
-        query: { kinds: kinds?.join(','), workspace, examples: examples ? 'true' : undefined },
+        path: `${workspace === undefined ? '' : `/w/${encodeURIComponent(workspace)}`}/api/v1/config/export`,
+        query: { kinds: kinds?.join(','), examples: examples ? 'true' : undefined },
       }),
     diffConfig: (file, { prune }) => call<ConfigPlan>({ method: 'POST', path: '/api/v1/config/diff', query: { prune: prune ? 'true' : undefined }, file }),
     applyConfig: (file, { prune, dryRun }) =>

@@ -28,7 +28,7 @@ export const configApply: Command = {
     const dryRun = args.values['dry-run'] === true;
     out.progress(`${dryRun ? 'Checking' : 'Applying'} ${file.path} ${dryRun ? 'against' : 'to'} ${target.where}…`);
     const plan = await target.applyConfig(file, { prune: args.values.prune === true, dryRun });
-    for (const warning of plan.warnings ?? []) out.warn(`${file.path}: ${warning}`);
+    for (const warning of plan.warnings) out.warn(`${file.path}: ${warning.path ? `${warning.path}: ` : ''}${warning.message}`);
     await out.result(args.values.json ? `${JSON.stringify(plan, null, 2)}\n` : planText(plan, { applied: !dryRun, colour: out.colour }));
     return 0;
   },

@@ -1,6 +1,6 @@
 import type { Command } from '../command.ts';
 import { readInput } from '../files.ts';
-import { changeCount, planText } from '../plan-text.ts';
+import { planText } from '../plan-text.ts';
 
 /** Exit codes of `config diff`, for CI: a pipeline tells "in sync" from "drifted" from "broken". */
 export const DIFF_SAME = 0;
@@ -29,9 +29,8 @@ export const configDiff: Command = {
     const target = await backend();
     out.progress(`Comparing ${file.path} with ${target.where}…`);
     const plan = await target.diffConfig(file, { prune: args.values.prune === true });
-    for (const warning of plan.warnings ?? []) out.warn(`${file.path}: ${warning}`);
+    for (const warning of plan.warnings) out.warn(`${file.path}: ${warning.path ? `${warning.path}: ` : ''}${warning.message}`);
     await out.result(args.values.json ? `${JSON.stringify(plan, null, 2)}\n` : planText(plan, { applied: false, colour: out.colour }));
-    const count = changeCount(plan);
-    return count.create + count.update + count.delete === 0 ? DIFF_SAME : DIFF_CHANGES;
+    return plan.changed ? DIFF_CHANGES : DIFF_SAME;
   },
 };
