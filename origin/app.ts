@@ -27,6 +27,7 @@ import { apiKeysApi } from './routes/v1/api-keys/index.ts';
 import { auditApi } from './routes/v1/audit/index.ts';
 import { cacheApi } from './routes/v1/cache/index.ts';
 import { collectionsApi } from './routes/v1/collections/index.ts';
+import { configApi } from './routes/v1/config/index.ts';
 import { connectionsApi } from './routes/v1/connections/index.ts';
 import { destinationsApi } from './routes/v1/destinations/index.ts';
 import { exportsApi } from './routes/v1/exports/index.ts';
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v1/api-keys', apiKeysApi);
   app.route('/api/v1/roles', rolesApi);
   app.route('/api/v1/usage', usageApi);
+  app.route('/api/v1/config', configApi);
   app.onError(onError);
   app.notFound(onNotFound);
   return app;

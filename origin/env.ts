@@ -138,14 +138,20 @@ export const envSchema = z.object({
   SLUICE_AUDIT_FILE: optionalText,
   /** Audit entries are POSTed to this http(s) URL in batches. */
   SLUICE_AUDIT_WEBHOOK_URL: optionalText.pipe(z.string().regex(/^https?:\/\/[^/\s]/i, 'must be an http:// or https:// URL').optional()),
-  /** The edge Worker this origin pushes its directory to (needs SLUICE_EDGE_SECRET). */
+  /** The edge Worker this origin pushes its replica to (needs SLUICE_EDGE_SECRET). */
   SLUICE_EDGE_URL: optionalText.pipe(z.string().regex(/^https?:\/\/[^/\s]/i, 'must be an http:// or https:// URL').optional()),
-  /** Shared with the edge: signs directory pushes and verifies the edge's caller assertions. */
+  /** Shared with the edge: signs replica pushes and verifies the edge's caller assertions. */
   SLUICE_EDGE_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  /** Seconds the edge may answer from its directory after the last push that reached it (heartbeats every third of it). */
+  /** Seconds the edge may answer from its replica after the last push that reached it (heartbeats every third of it). */
   SLUICE_EDGE_LEASE: wholeNumber(15, { min: 3, max: 600 }),
   /** Seconds an export run's lease lasts unless renewed (every third of it, while the run is alive). */
   SLUICE_EXPORT_LEASE: wholeNumber(60, { min: 3, max: 3600 }),
+  /** A configuration file (YAML or JSON) applied at startup, once per SHA-256 of its bytes. */
+  SLUICE_CONFIG_FILE: optionalText,
+  /** Applying SLUICE_CONFIG_FILE deletes managed objects the file lacks, in the sections it has. */
+  SLUICE_CONFIG_PRUNE: flag.default(false),
+  /** Every Management API change to a managed object answers 409 `config_managed`. */
+  SLUICE_CONFIG_LOCKED: flag.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -5,6 +5,7 @@ import { parseEnv } from './env.ts';
 import { createLogger } from './observability/logger.ts';
 import { openDeps } from './open-deps.ts';
 import { ensureExamples } from './services/examples/ensure.ts';
+import { StartupConfigError, applyStartupFile } from './services/config/startup.ts';
 import { DataDirLocked } from './store/dir-lock.ts';
 import { AuditDeliverer } from './audit/delivery/deliverer.ts';
 import { configuredOutputs } from './audit/delivery/outputs.ts';
@@ -36,6 +37,14 @@ const opened = await openDeps(env, logger, { signIn, edgeSync: true }).catch((er
 const { deps } = opened;
 const { store, edgeSync } = deps;
 if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
+// An unapplicable file stops startup, its problems in one block.
+if (env.SLUICE_CONFIG_FILE) {
+  await applyStartupFile(deps, env.SLUICE_CONFIG_FILE, { prune: env.SLUICE_CONFIG_PRUNE }).catch((err: Error) => {
+    if (!(err instanceof StartupConfigError)) throw err;
+    err.report(logger);
+    process.exit(1);
+  });
+}
 const auditDelivery = new AuditDeliverer(store, configuredOutputs(env, deps.version), logger);
 auditDelivery.start();
 

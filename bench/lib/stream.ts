@@ -39,6 +39,8 @@ export async function streamOnce(
 }
 
 export interface CopyRun {
+  /** The file COPY wrote (the same path each run). */
+  file: string;
   seconds: number;
   rowsPerSecond: number;
   /** RSS growth of the bench process during the COPY. */
@@ -60,7 +62,7 @@ export async function duckCopyOnce(ctx: BenchContext, table: string, format: 'cs
     const { growthMiB } = await ownPeakGrowth(() => connection.run(`COPY (SELECT * FROM ${table}) TO '${out}' ${options}`));
     const seconds = (performance.now() - started) / 1000;
     ctx.log(`  DuckDB COPY ${format}: ${Math.round(rows / seconds).toLocaleString('en-US')} rows/s`);
-    return { seconds, rowsPerSecond: rows / seconds, growthMiB };
+    return { file: out, seconds, rowsPerSecond: rows / seconds, growthMiB };
   } finally {
     connection.closeSync();
     instance.closeSync();

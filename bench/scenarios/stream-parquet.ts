@@ -1,48 +1,13 @@
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import type { Scenario } from '../lib/context.ts';
 import { DUCK_TABLE } from '../lib/dataset.ts';
+import { checkNote, checkParquet } from '../lib/parquet-check.ts';
 import type { Figure } from '../lib/report.ts';
 import { duckCopyOnce, interleaved, medianOf, startStreamOrigin, streamOnce, type CopyRun, type StreamRun } from '../lib/stream.ts';
 import { ratio } from '../lib/stats.ts';
 import { JS_PATH, PUSHDOWN_PATH } from './paths.ts';
 
 const RSS_GOAL_MIB = 300;
-
-/** The column types our parquet rules give the benchmark table (formats/parquet.ts). */
-const EXPECTED_TYPES: Record<string, string> = {
-  id: 'BIGINT',
-  qty: 'BIGINT',
-  price: 'DOUBLE',
-  name: 'VARCHAR',
-  created_at: 'TIMESTAMP',
-  updated_at: 'TIMESTAMP WITH TIME ZONE',
-};
-
-/** An order-independent digest of every value (integers widened so INTEGER and BIGINT hash alike). */
-const DIGEST = 'SELECT count(*)::BIGINT, bit_xor(hash(id::BIGINT, qty::BIGINT, price, name, created_at, updated_at))::VARCHAR';
-
-interface ReadBack {
-  rows: number;
-  types: Record<string, string>;
-  digest: string;
-}
-
-async function readBack(dataFile: string, parquetFile: string): Promise<{ file: ReadBack; source: ReadBack }> {
-  const instance = await DuckDBInstance.create(dataFile, { access_mode: 'READ_ONLY' });
-  const connection = await instance.connect();
-  try {
-    const read = async (from: string): Promise<ReadBack> => {
-      const [[rows, digest]] = (await connection.runAndReadAll(`${DIGEST} FROM ${from}`)).getRows();
-      const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`)).getRows();
-      return { rows: Number(rows), digest: String(digest), types: Object.fromEntries(described.map((r) => [String(r[0]), String(r[1])])) };
-    };
-    return { file: await read(`read_parquet('${parquetFile}')`), source: await read(DUCK_TABLE) };
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
 
 /** The same rows as `stream=true&format=parquet`: memory, and the file DuckDB reads back. */
 export const streamParquet: Scenario = {
@@ -71,9 +36,7 @@ export const streamParquet: Scenario = {
       const runs = both.target;
       const baseRate = medianOf(both.baseline, (c) => c.rowsPerSecond);
       notes.push(`${path.label}: baseline COPY grew the bench process by ${Math.round(medianOf(both.baseline, (c) => c.growthMiB))} MiB (median).`);
-      const check = await readBack(file, saved(0));
-      const typesOk = JSON.stringify(check.file.types) === JSON.stringify(EXPECTED_TYPES);
-      const valuesOk = check.file.rows === ctx.rows && check.file.digest === check.source.digest;
+      const check = await checkParquet(file, saved(0), ctx.rows);
       const rate = medianOf(runs, (r) => r.rowsPerSecond);
       const peak = Math.max(...runs.map((r) => r.peakRssMiB));
       figures.push(
@@ -101,13 +64,10 @@ export const streamParquet: Scenario = {
           baselineName: 'rows in the table',
           baseline: check.source.rows,
           ratio: ratio(check.file.rows, check.source.rows),
-          goal: { text: 'same rows, column types as documented, identical values', met: typesOk && valuesOk },
+          goal: { text: 'same rows, column types as documented, identical values', met: check.typesOk && check.valuesOk },
         },
       );
-      notes.push(
-        `${path.label}: read back as ${Object.entries(check.file.types).map(([k, v]) => `${k} ${v}`).join(', ')}` +
-          ` (${typesOk ? 'as documented' : `expected ${JSON.stringify(EXPECTED_TYPES)}`}); value digest ${valuesOk ? 'equals' : '**differs from**'} the table's.`,
-      );
+      notes.push(checkNote(path.label, check));
       samples[path.key] = { ...both, readBack: check };
     }
     return {

@@ -1,9 +1,11 @@
 import { lte, sql } from 'drizzle-orm';
 import type { StoreDb } from '../store/open.ts';
+import { rowsOf } from '../store/raw-rows.ts';
 import { auditAnchor, auditLog } from '../store/schema/index.ts';
 import { canonicalEntry, chainHead, entryHash } from './chain.ts';
 import { auditOptions } from './options.ts';
 import { redactChanges } from './redact.ts';
+import { AUDIT_VIA_SETTING } from './via.ts';
 
 export interface AuditEntryInput {
   actor: string;
@@ -22,16 +24,19 @@ const AUDIT_LOCK = 7_311_002;
  * masked (redact.ts); the hash is SHA-256, or HMAC-SHA-256 with
  * SLUICE_AUDIT_KEY (chain.ts). With SLUICE_AUDIT_LOG_LIMIT, entries past the
  * newest N go in the same transaction and the newest removed one becomes the
- * anchor the chain is verified from.
+ * anchor the chain is verified from. A transaction that set a `via`
+ * (audit/via.ts) adds it to the changes of every entry.
  */
 export async function recordAudit(tx: StoreDb, entry: AuditEntryInput): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK})`);
+  const [{ via }] = rowsOf<{ via: string | null }>(
+    await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK}), current_setting(${AUDIT_VIA_SETTING}, true) as via`),
+  );
   const { key, limit } = auditOptions();
   const head = await chainHead(tx);
   const seq = head.seq + 1;
   const timestamp = new Date();
   // Hashed exactly as it will read back from jsonb.
-  const changes = JSON.parse(JSON.stringify(redactChanges(entry.changes))) as Record<string, unknown>;
+  const changes = JSON.parse(JSON.stringify(redactChanges(via ? { ...entry.changes, via } : entry.changes))) as Record<string, unknown>;
   const fields = { seq, timestamp, actor: entry.actor, action: entry.action, target: entry.target, changes };
   const hash = entryHash(head.hash, canonicalEntry(fields), key);
   await tx.insert(auditLog).values({ ...fields, prevHash: head.hash, hash });

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { SluiceError } from '../errors.ts';
 import { clientSignal } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
 
@@ -10,7 +11,14 @@ import type { AppEnv } from './context.ts';
  * when its download ends (complete, failed or abandoned).
  */
 export async function admitted(c: Context<AppEnv>, streaming: boolean, run: () => Promise<Response>): Promise<Response> {
-  const admission = await c.get('deps').callerUsage.admit(c.get('caller'));
+  let admission;
+  try {
+    admission = await c.get('deps').callerUsage.admit(c.get('caller'));
+  } catch (err) {
+    // A key at its max_concurrent: its body has no retry_after (the spec's shape), but a client may retry in a second.
+    if (err instanceof SluiceError && err.status === 429 && err.extras.retry_after === undefined) c.header('Retry-After', '1');
+    throw err;
+  }
   let response: Response;
   try {
     response = await run();

@@ -75,21 +75,24 @@ export function validate<T extends z.ZodType>(schema: T, raw: unknown): z.infer<
   throw badRequest(`Invalid request: ${summary}`, { errors });
 }
 
+const bodyText = async (c: Context): Promise<string> => (await bodyBytes(c)).toString('utf8');
+
 /**
- * The body as text. On Node it is read from the request itself: Hono would
- * first build a whole fetch Request (a web stream over the Node one, headers,
- * an abort signal) to read ~100 bytes, which cost more than the rest of a
- * one-row lookup's handling. Bodies are read here only, so nothing else has
- * started on the Node stream.
+ * The body's bytes as sent (a configuration file is known by their SHA-256).
+ * On Node they are read from the request itself: Hono would first build a
+ * whole fetch Request (a web stream over the Node one, headers, an abort
+ * signal) to read ~100 bytes, which cost more than the rest of a one-row
+ * lookup's handling. Bodies are read here only, so nothing else has started
+ * on the Node stream.
  */
-async function bodyText(c: Context): Promise<string> {
+export async function bodyBytes(c: Context): Promise<Buffer> {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const declared = Number(c.req.header('content-length'));
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   if (!incoming) {
-    const text = await c.req.text();
-    if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge();
-    return text;
+    const bytes = Buffer.from(await c.req.arrayBuffer());
+    if (bytes.length > MAX_BODY_BYTES) throw tooLarge();
+    return bytes;
   }
   return readIncoming(incoming);
 }
@@ -99,8 +102,8 @@ async function bodyText(c: Context): Promise<string> {
  * unread (Node discards what a finished response leaves), so the client
  * still gets its 413 instead of a reset connection.
  */
-function readIncoming(incoming: IncomingMessage): Promise<string> {
-  if (incoming.readableEnded) return Promise.resolve('');
+function readIncoming(incoming: IncomingMessage): Promise<Buffer> {
+  if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -114,7 +117,7 @@ function readIncoming(incoming: IncomingMessage): Promise<string> {
       if (size > MAX_BODY_BYTES) settle(() => reject(tooLarge()));
       else chunks.push(chunk);
     };
-    const onEnd = () => settle(() => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    const onEnd = () => settle(() => resolve(Buffer.concat(chunks, size)));
     const onError = (error: Error) => settle(() => reject(error));
     const onClose = () => settle(() => reject(badRequest('The request body ended early')));
     incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);

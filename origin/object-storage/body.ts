@@ -13,24 +13,35 @@ export interface WatchedBody {
   readonly failure: unknown;
 }
 
+/**
+ * The source's next chunk, or the abort's reason if the signal fires first.
+ * One listener per chunk, removed once it arrives: racing each chunk against
+ * one promise pending for the whole body left a reaction per race on it,
+ * which kept every chunk passed reachable until the body ended.
+ */
+function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T>> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    iterator
+      .next()
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 export function watchBody(source: AsyncIterable<Uint8Array>, signal: AbortSignal): WatchedBody {
   let bytes = 0;
   let failure: unknown;
   async function* chunks(): AsyncGenerator<Uint8Array> {
     const iterator = source[Symbol.asyncIterator]();
-    let onAbort = () => {};
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    aborted.catch(() => {});
     let finished = false;
     try {
       for (;;) {
         let next: IteratorResult<Uint8Array>;
         try {
           signal.throwIfAborted();
-          next = await Promise.race([iterator.next(), aborted]);
+          next = await nextOrAbort(iterator, signal);
         } catch (err) {
           failure = err;
           throw err;
@@ -44,7 +55,6 @@ export function watchBody(source: AsyncIterable<Uint8Array>, signal: AbortSignal
         yield next.value;
       }
     } finally {
-      signal.removeEventListener('abort', onAbort);
       // Cut short: let the source release what it holds (a cursor), without waiting on it.
       if (!finished) Promise.resolve().then(() => iterator.return?.()).catch(() => {});
     }

@@ -74,18 +74,39 @@ export class NotifiedCache<V> {
   }
 }
 
-/** What a cache needs of a store: only a PostgreSQL one (`kind`) is shared and can `listen`. */
-export type CacheStore = Pick<Store, 'db'> & Partial<Pick<Store, 'kind' | 'listen'>>;
+/**
+ * A cache seen from a transaction on its store: serves and keeps nothing
+ * (what the transaction reads may never commit), and passes invalidations
+ * on to the store's own cache.
+ */
+class TransactionView<V> extends NotifiedCache<V> {
+  constructor(private readonly base: NotifiedCache<V>) {
+    super(false);
+  }
+
+  override invalidate(name: string): void {
+    this.base.invalidate(name);
+  }
+
+  override reset(): void {
+    this.base.reset();
+  }
+}
+
+/** What a cache needs of a store: only a PostgreSQL one (`kind`) is shared and can `listen`; `base` marks a transaction on one. */
+export type CacheStore = Pick<Store, 'db'> & Partial<Pick<Store, 'kind' | 'listen'>> & { base?: CacheStore };
 
 /**
  * One cache per store for `channel`, made on first use (holding up to
  * `maxEntries` names); on a shared store it starts listening: a name heard
  * is dropped, a (re)connect empties the cache and makes it live, and a
- * listener that fails leaves it serving nothing.
+ * listener that fails leaves it serving nothing. A transaction on a store
+ * (`base`) gets a view of the store's cache that only invalidates.
  */
 export function cachePerStore<V>(channel: string, maxEntries = Infinity): (store: CacheStore) => NotifiedCache<V> {
   const caches = new WeakMap<CacheStore, NotifiedCache<V>>();
-  return (store) => {
+  const cacheOf = (store: CacheStore): NotifiedCache<V> => {
+    if (store.base) return new TransactionView(cacheOf(store.base));
     const found = caches.get(store);
     if (found) return found;
     const shared = store.kind === 'postgres';
@@ -96,6 +117,7 @@ export function cachePerStore<V>(channel: string, maxEntries = Infinity): (store
     }
     return cache;
   };
+  return cacheOf;
 }
 
 /** Inside a change's transaction: tells every origin on the store to drop `name` from `channel`'s cache (delivered on commit). */

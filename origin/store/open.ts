@@ -21,6 +21,18 @@ export interface Store {
    */
   listen?(channel: string, onMessage: (payload: string) => void, onConnect: () => void): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Set when `db` is a transaction on `base` (storeInTransaction): the
+   * caches kept per store are `base`'s, invalidated through this one but
+   * never filled from it, since what it reads may not commit.
+   */
+  base?: Store;
+}
+
+/** `store` with `db` a transaction on it, for verbs run inside one larger transaction (a configuration apply). */
+export function storeInTransaction(store: Store, tx: StoreDb): Store {
+  const base = store.base ?? store;
+  return { db: tx, kind: base.kind, base, close: async () => {} };
 }
 
 const migrationsFolder = projectPath('origin/store/migrations');

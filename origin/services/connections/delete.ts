@@ -7,6 +7,7 @@ import { connections, deletedConnections } from '../../store/schema/index.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
 import { type DeletedConnectionView, auditSnapshot, deletedConnectionView, rowFields } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
+import { forgetManaged } from '../config/managed.ts';
 
 /**
  * Deletes a connection: the `delete_connection` change. A reason is required.
@@ -35,6 +36,7 @@ export async function deleteConnection(
       created_at: current.createdAt.toISOString(),
     };
     await tx.delete(connections).where(eq(connections.id, current.id));
+    await forgetManaged(tx, 'connections', [current.name]);
     const [entry] = await tx
       .insert(deletedConnections)
       .values({ name: current.name, snapshot, deletedBy: actor.name, reason })

@@ -6,6 +6,7 @@ import { SluiceError } from '../../errors.ts';
 import { destinations, exports } from '../../store/schema/index.ts';
 import { assertIfMatch, findDestination } from './lookup.ts';
 import { type DestinationView, auditSnapshot, destinationView, rowFields } from './view.ts';
+import { forgetManaged } from '../config/managed.ts';
 
 /**
  * Deletes a destination: the `delete_destination` change (a full snapshot,
@@ -31,6 +32,7 @@ export async function deleteDestination(
       });
     }
     await tx.delete(destinations).where(eq(destinations.id, current.id));
+    await forgetManaged(tx, 'destinations', [current.name]);
     await recordAudit(tx, { actor: actor.name, action: 'delete_destination', target: current.name, changes: auditSnapshot(current.name, rowFields(current)) });
     return destinationView(current);
   });

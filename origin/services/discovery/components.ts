@@ -41,7 +41,7 @@ const jsonOf = (schema: JsonSchema) => ({ 'application/json': { schema } });
 export function components(): JsonSchema {
   return {
     securitySchemes: {
-      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The server admin key (scoped keys arrive with access control)' },
+      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A scoped API key (slc_...), an administrator token (slc_adm_..., also accepted as Authorization: Bearer) or the server key SLUICE_API_KEY' },
     },
     headers: {
       XPage: { description: 'The page answered (1-based)', schema: { type: 'integer' } },

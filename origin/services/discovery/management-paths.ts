@@ -7,6 +7,8 @@ import * as workspace from '../workspaces/fields.ts';
 import * as connection from '../connections/fields.ts';
 import * as destination from '../destinations/fields.ts';
 import * as exportFields from '../exports/fields.ts';
+import { configFileSchema } from '../config/file.ts';
+import { APPLIED_KINDS } from '../config/kinds.ts';
 import { MAX_LIMIT } from '../history/filters.ts';
 import { LIST_STATUSES } from '../queries/list.ts';
 import * as query from '../queries/fields.ts';
@@ -37,6 +39,7 @@ export const MANAGEMENT_TAGS = [
   { name: 'Management: administrators', description: 'Named administrators, their roles and sign-in tokens; who is calling' },
   { name: 'Management: workspaces', description: 'Workspaces and their members' },
   { name: 'Management: usage', description: "Every caller's calls and rows against quotas" },
+  { name: 'Management: config', description: 'Configuration as code: diff, apply and export a configuration file; managed objects' },
 ];
 
 const text = { type: 'string' };
@@ -119,6 +122,27 @@ const exportRows: Row[] = [
   ['delete', '/{name}', 'deleteExport', 'Delete an export (409 export_running while it runs)', { parameters: [IF_MATCH] }],
   ['post', '/{name}/runs', 'runExport', 'Run an export now: 201 {id, object, rows, bytes, watermark}; 409 export_running with retry_after', { responses: created }],
   ['get', '/{name}/runs', 'listExportRuns', 'Runs of the export, newest first', { parameters: [queryParam('limit', { type: 'integer', minimum: 1, maximum: 1000 })] }],
+];
+
+const flag = (name: string, description: string) => queryParam(name, { type: 'boolean' }, description);
+const configFile = jsonBody(configFileSchema);
+const configRows: Row[] = [
+  ['post', '/diff', 'diffConfig', 'What applying a configuration file (JSON, or YAML as application/yaml) would change, per kind', { body: configFile, parameters: [flag('prune', 'Include deletes of managed objects the file lacks')] }],
+  [
+    'post',
+    '/apply',
+    'applyConfig',
+    'Apply a configuration file in one transaction, all or nothing (owners); 400 invalid_config lists every problem',
+    { body: configFile, parameters: [flag('prune', 'Delete managed objects the file lacks, in the sections it has'), flag('dry_run', 'Roll back: only the plan')] },
+  ],
+  ['get', '/managed', 'listManagedObjects', 'Managed objects by kind, and whether the server is locked to its configuration'],
+  [
+    'get',
+    '/export',
+    'exportConfig',
+    'The objects of the workspace as a configuration file (owners); YAML with Accept: application/yaml',
+    { parameters: [queryParam('kinds', text, `Comma-separated: ${APPLIED_KINDS.join(', ')}`), flag('examples', "Include the examples' connections and queries")] },
+  ],
 ];
 
 const historyRows: Row[] = [
@@ -246,6 +270,7 @@ export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
   ...expand('/api/v1/workspaces', 'Management: workspaces', workspaceRows),
   ...expand('/api/v1/usage/quotas', 'Management: usage', [['get', '', 'getQuotaUsage', "Every caller's calls and rows for the current day and month, with each key's quota"]]),
   ...expand('/api/v1/audit', 'Management: audit', auditRows),
+  ...expand('/api/v1/config', 'Management: config', configRows),
   ...expand('/api/v1/alerts', 'Management: alerts', [['get', '', 'listAlerts', 'Alerts firing now']]),
   ...expand('/api/v1/settings/rekey', 'Management: secrets', [
     ['post', '', 'rekeySecrets', 'Report ({check: true}) or re-encrypt every stored password under the first key', { body: jsonBody(rekeyFields, false) }],

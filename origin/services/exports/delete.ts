@@ -6,6 +6,7 @@ import { exportRuns, exports } from '../../store/schema/index.ts';
 import { exportRunning } from './lease.ts';
 import { assertIfMatch, findExport } from './lookup.ts';
 import { type ExportView, exportView, rowFields } from './view.ts';
+import { forgetManaged } from '../config/managed.ts';
 
 /**
  * Deletes an export: the `delete_export` change, audited with its settings.
@@ -20,6 +21,7 @@ export async function deleteExport(deps: AppDeps, actor: Caller, name: string, {
     const view = exportView(current);
     if (view.running) throw exportRunning(name, Math.max(1, Math.ceil((current.leaseExpires!.getTime() - Date.now()) / 1000)));
     await tx.delete(exports).where(eq(exports.id, current.id));
+    await forgetManaged(tx, 'exports', [current.name]);
     await tx.delete(exportRuns).where(eq(exportRuns.export, name));
     await recordAudit(tx, { actor: actor.name, action: 'delete_export', target: name, changes: { name, ...rowFields(current), watermark: view.watermark } });
     return view;

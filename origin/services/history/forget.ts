@@ -4,6 +4,7 @@ import { recordAudit } from '../../audit/record.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
 import type { StoreDb } from '../../store/open.ts';
+import { rowsOf } from '../../store/raw-rows.ts';
 import { runs, usageCounters } from '../../store/schema/index.ts';
 
 export interface ForgetResult {
@@ -58,9 +59,4 @@ async function countOf(db: StoreDb, caller: string): Promise<{ runs: number; usa
 async function deletedCount(tx: StoreDb, statement: ReturnType<typeof sql>): Promise<number> {
   const result = await tx.execute(sql`with gone as (${statement}) select count(*)::int as n from gone`);
   return Number(rowsOf<{ n: number }>(result)[0].n);
-}
-
-/** Raw statements answer `{rows}` on PGlite and an array of rows on postgres.js. */
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
 }

@@ -15,8 +15,8 @@ import { findRole } from '../roles/lookup.ts';
 import { assertCollectionsExist } from './collections.ts';
 import { assertGrantNamesIn, grantsValidIn } from './grant-names.ts';
 import { type CreateKeyFields, assertAccessName } from './fields.ts';
-import { isUniqueViolation, keyExists } from './lookup.ts';
-import { type KeyView, keyRead, keySnapshot } from './view.ts';
+import { assertSecretFree, isUniqueViolation, keyExists, secretTaken } from './lookup.ts';
+import { type KeyRead, type KeyView, keyRead, keySnapshot } from './view.ts';
 
 /** A key just made or rotated: the view, its ETag, and the secret, shown this once. */
 export interface KeyWithSecret {
@@ -96,11 +96,25 @@ export async function createKey(
   input: CreateKeyFields,
   { workspace }: { workspace?: string } = {},
 ): Promise<KeyWithSecret> {
+  const secret = generateSecret();
+  const { key, etag } = await createKeyWithHash(deps, actor, input, { workspace, secretHash: await hashSecret(secret) });
+  return { key: { ...key, secret }, etag };
+}
+
+/**
+ * The same change for a key whose secret the server never sees, only its
+ * SHA-256 (a configuration file's `secret_sha256`). 409 `key_secret_taken`
+ * when another key holds that secret, current or previous.
+ */
+export async function createKeyWithHash(
+  deps: AppDeps,
+  actor: Caller,
+  input: CreateKeyFields,
+  { workspace, secretHash }: { workspace?: string; secretHash: string },
+): Promise<KeyRead> {
   const { name } = input;
   assertAccessName('API key', name);
   assertNotOpen(actor);
-  const secret = generateSecret();
-  const secretHash = await hashSecret(secret);
 
   let row;
   try {
@@ -108,6 +122,7 @@ export async function createKey(
       const [taken] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.name, name));
       if (taken) throw keyExists(name);
       await assertNoAdministratorNamed(tx, name);
+      await assertSecretFree(tx, secretHash);
       const home = workspace ?? DEFAULT_WORKSPACE;
       const { grants, role } = await initialGrants(tx, input, workspace, home);
       const [inserted] = await tx
@@ -130,8 +145,8 @@ export async function createKey(
   } catch (err) {
     // Two creates racing past the check: the unique index decides.
     if (isUniqueViolation(err, 'api_keys_name_unique')) throw keyExists(name);
+    if (isUniqueViolation(err, 'api_keys_secret_hash_unique')) throw secretTaken();
     throw err;
   }
-  const { key, etag } = await keyRead(deps, row);
-  return { key: { ...key, secret }, etag };
+  return keyRead(deps, row);
 }

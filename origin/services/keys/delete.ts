@@ -7,6 +7,7 @@ import { apiKeys } from '../../store/schema/index.ts';
 import { assertIfMatch } from '../if-match.ts';
 import { findKey, keyEtag } from './lookup.ts';
 import { keySnapshot } from './view.ts';
+import { forgetManaged } from '../config/managed.ts';
 
 /**
  * Deletes a key: the `delete_key` change (a full snapshot, never a secret or
@@ -23,6 +24,7 @@ export async function deleteKey(
     const current = await findKey(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, keyEtag(current), `API key "${name}"`);
     await tx.delete(apiKeys).where(eq(apiKeys.id, current.id));
+    await forgetManaged(tx, 'api_keys', [current.name]);
     const snapshot = keySnapshot(current);
     await recordAudit(tx, { actor: actor.name, action: 'delete_key', target: name, changes: snapshot });
     await invalidateAccess(tx);

@@ -1,11 +1,31 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import { SluiceError } from '../../errors.ts';
 import type { StoreDb } from '../../store/open.ts';
-import { type ApiKeyRow, apiKeys } from '../../store/schema/index.ts';
+import { type ApiKeyRow, adminTokens, apiKeys } from '../../store/schema/index.ts';
 
 export const keyNotFound = (name: string) => new SluiceError('key_not_found', `API key "${name}" not found`);
 
 export const keyExists = (name: string) => new SluiceError('key_exists', `An API key named "${name}" already exists`);
+
+export const secretTaken = () =>
+  new SluiceError('key_secret_taken', 'Another API key (or an administrator token) already has this secret: two callers cannot share one; make a new secret', {
+    errors: { secret_sha256: 'another API key or an administrator token already has this secret' },
+  });
+
+/**
+ * 409 `key_secret_taken` when a secret of this SHA-256 is already some
+ * caller's: another key's current or previous secret, or an administrator
+ * token. Only secrets chosen outside the server (a configuration file's
+ * `secret_sha256`) can collide; generated ones never do.
+ */
+export async function assertSecretFree(db: StoreDb, secretHash: string, exceptKeyId?: number): Promise<void> {
+  const keys = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(or(eq(apiKeys.secretHash, secretHash), eq(apiKeys.previousSecretHash, secretHash)));
+  const [token] = await db.select({ id: adminTokens.id }).from(adminTokens).where(eq(adminTokens.secretHash, secretHash));
+  if (token || keys.some((key) => key.id !== exceptKeyId)) throw secretTaken();
+}
 
 /** Quoted, from id and revision: a key recreated under the same name never matches an old ETag. */
 export const keyEtag = (row: Pick<ApiKeyRow, 'id' | 'revision'>): string => `"k${row.id}.${row.revision}"`;

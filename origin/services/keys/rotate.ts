@@ -9,7 +9,7 @@ import { apiKeys } from '../../store/schema/index.ts';
 import type { KeyWithSecret } from './create.ts';
 import { DEFAULT_GRACE_MINUTES, type RotateFields } from './fields.ts';
 import { assertIfMatch } from '../if-match.ts';
-import { findKey, keyEtag } from './lookup.ts';
+import { assertSecretFree, findKey, keyEtag } from './lookup.ts';
 import { type KeyRead, keyRead, rotationPending } from './view.ts';
 
 type KeyOptions = { workspace?: string; ifMatch?: string };
@@ -22,10 +22,25 @@ type KeyOptions = { workspace?: string; ifMatch?: string };
  * secret is still in its grace. `previous_last_used_at` starts empty, so it
  * tells whether anything still uses the old secret.
  */
-export async function rotateKey(deps: AppDeps, actor: Caller, name: string, input: RotateFields, { workspace, ifMatch }: KeyOptions = {}): Promise<KeyWithSecret> {
-  const graceMinutes = input.grace_minutes ?? DEFAULT_GRACE_MINUTES;
+export async function rotateKey(deps: AppDeps, actor: Caller, name: string, input: RotateFields, options: KeyOptions = {}): Promise<KeyWithSecret> {
   const secret = generateSecret();
-  const secretHash = await hashSecret(secret);
+  const { key, etag } = await rotateKeyToHash(deps, actor, name, input, { ...options, secretHash: await hashSecret(secret) });
+  return { key: { ...key, secret }, etag };
+}
+
+/**
+ * The same change to a secret the server never sees, only its SHA-256 (a
+ * configuration file's new `secret_sha256`). 409 `key_secret_taken` when
+ * another caller holds that secret.
+ */
+export async function rotateKeyToHash(
+  deps: AppDeps,
+  actor: Caller,
+  name: string,
+  input: RotateFields,
+  { workspace, ifMatch, secretHash }: KeyOptions & { secretHash: string },
+): Promise<KeyRead> {
+  const graceMinutes = input.grace_minutes ?? DEFAULT_GRACE_MINUTES;
   const row = await deps.store.db.transaction(async (tx) => {
     const current = await findKey(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, keyEtag(current), `API key "${name}"`);
@@ -35,6 +50,7 @@ export async function rotateKey(deps: AppDeps, actor: Caller, name: string, inpu
         `API key "${name}" has a previous secret valid until ${current.previousExpiresAt!.toISOString()}: end it (DELETE .../previous) or wait before rotating again`,
       );
     }
+    await assertSecretFree(tx, secretHash, current.id);
     const previousExpiresAt = graceMinutes > 0 ? new Date(Date.now() + graceMinutes * 60_000) : null;
     const [updated] = await tx
       .update(apiKeys)
@@ -57,8 +73,7 @@ export async function rotateKey(deps: AppDeps, actor: Caller, name: string, inpu
     await invalidateAccess(tx);
     return updated;
   });
-  const { key, etag } = await keyRead(deps, row);
-  return { key: { ...key, secret }, etag };
+  return keyRead(deps, row);
 }
 
 /**

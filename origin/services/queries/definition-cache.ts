@@ -75,6 +75,11 @@ export async function cachedVersion(store: Pick<Store, 'db'>, query: QueryRow, v
   return row;
 }
 
+/** Drops every definition this origin holds: after one transaction changed many queries (a configuration apply). */
+export function forgetQueryDefinitions(store: Pick<Store, 'db'>): void {
+  definitionCache(store).reset();
+}
+
 /** Inside a change's transaction: tells every origin on the store to drop query `name` (delivered on commit). */
 export function announceQueryChange(tx: Pick<StoreDb, 'execute'>, name: string): Promise<void> {
   return announceChange(tx, QUERIES_CHANNEL, name);

@@ -8,6 +8,7 @@ import { reviseQuery } from './revise.ts';
 import { fallbackAfterDelete } from './status.ts';
 import { type QueryRead, type QueryView, versionSnapshot } from './view.ts';
 import { afterQueryChange, announceQueryChange } from './definition-cache.ts';
+import { forgetManaged } from '../config/managed.ts';
 
 /** The answer to DELETE of a version: the query as it now is, or null when that was its last version. */
 export interface DeletedVersion {
@@ -42,6 +43,7 @@ export async function deleteVersion(
 
     if (remaining.length === 0) {
       await tx.delete(queries).where(eq(queries.id, current.id));
+      await forgetManaged(tx, 'queries', [current.name]);
       await announceQueryChange(tx, name);
       await recordAudit(tx, {
         actor: actor.name,

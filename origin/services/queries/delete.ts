@@ -6,6 +6,7 @@ import { queries } from '../../store/schema/index.ts';
 import { assertIfMatch, findQuery, versionsOf } from './lookup.ts';
 import { versionSnapshot } from './view.ts';
 import { afterQueryChange, announceQueryChange } from './definition-cache.ts';
+import { forgetManaged } from '../config/managed.ts';
 
 /** The answer to DELETE of a query: what was removed. */
 export interface DeletedQuery {
@@ -25,6 +26,7 @@ export async function deleteQuery(deps: AppDeps, actor: Caller, name: string, { 
     assertIfMatch(ifMatch, current);
     const versions = (await versionsOf(tx, current.id)).reverse();
     await tx.delete(queries).where(eq(queries.id, current.id));
+    await forgetManaged(tx, 'queries', [current.name]);
     await announceQueryChange(tx, name);
     await recordAudit(tx, {
       actor: actor.name,

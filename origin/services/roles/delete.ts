@@ -7,6 +7,7 @@ import { roles } from '../../store/schema/index.ts';
 import { assertIfMatch } from '../if-match.ts';
 import { findRole, roleEtag } from './lookup.ts';
 import { roleSettings } from './view.ts';
+import { forgetManaged } from '../config/managed.ts';
 
 /**
  * Deletes a role: the `delete_role` change (a full snapshot). Keys created
@@ -23,6 +24,7 @@ export async function deleteRole(
     const current = await findRole(tx, name, { workspace, forUpdate: true });
     assertIfMatch(ifMatch, roleEtag(current), `Role "${name}"`);
     await tx.delete(roles).where(eq(roles.id, current.id));
+    await forgetManaged(tx, 'roles', [current.name]);
     const snapshot = { name, workspace: current.workspace, ...roleSettings(current.grants) };
     await recordAudit(tx, { actor: actor.name, action: 'delete_role', target: name, changes: snapshot });
     await invalidateAccess(tx);

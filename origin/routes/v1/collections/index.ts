@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
 import { requireCapability } from '../require-capability.ts';
+import { refuseManagedChanges } from '../config-lock.ts';
 import { registerBundle } from './bundle.ts';
 import { registerImport } from './import.ts';
 import { registerList } from './list.ts';
@@ -10,6 +11,7 @@ import { registerRename } from './rename.ts';
 /** `/api/v1/collections`. */
 export const collectionsApi = new Hono<AppEnv>();
 collectionsApi.use(requireCapability('collections'));
+collectionsApi.use(refuseManagedChanges('collections'));
 registerList(collectionsApi);
 registerImport(collectionsApi);
 registerRename(collectionsApi);

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
 import { requireCapability } from '../require-capability.ts';
+import { refuseManagedChanges } from '../config-lock.ts';
 import { registerCreate } from './create.ts';
 import { registerDatabases } from './databases.ts';
 import { registerDelete } from './delete.ts';
@@ -14,6 +15,7 @@ import { registerUpdate } from './update.ts';
 /** `/api/v1/connections`. The fixed paths come before `/:name` (a connection may not be named `deleted`). */
 export const connectionsApi = new Hono<AppEnv>();
 connectionsApi.use(requireCapability('connections'));
+connectionsApi.use(refuseManagedChanges('connections', ['POST /test', 'POST /databases']));
 registerList(connectionsApi);
 registerCreate(connectionsApi);
 registerDeleted(connectionsApi);

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
 import { requireCapability } from '../require-capability.ts';
+import { refuseManagedChanges } from '../config-lock.ts';
 import { registerAddVersion } from './add-version.ts';
 import { registerCreate } from './create.ts';
 import { registerDeleteVersion } from './delete-version.ts';
@@ -19,6 +20,7 @@ import { registerValidate } from './validate.ts';
 /** `/api/v1/queries`. The fixed paths (`/validate`) come before `/:name`. */
 export const queriesApi = new Hono<AppEnv>();
 queriesApi.use(requireCapability('queries', { 'POST /validate': 'queries.read' }));
+queriesApi.use(refuseManagedChanges('queries', ['POST /validate']));
 registerList(queriesApi);
 registerCreate(queriesApi);
 registerValidate(queriesApi);

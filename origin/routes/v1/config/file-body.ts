@@ -1,0 +1,23 @@
+import type { Context } from 'hono';
+import { badRequest } from '../../../errors.ts';
+import { bodyBytes } from '../../../http/body.ts';
+import type { AppEnv } from '../../../http/context.ts';
+import { type ConfigFile, fileSha256, parseConfigFile } from '../../../services/config/index.ts';
+
+const YAML_TYPES = /^(application|text)\/(x-)?yaml\b/i;
+
+/** The configuration file a request sends: YAML under `application/yaml`, else JSON; known by the SHA-256 of its bytes. */
+export async function readConfigBody(c: Context<AppEnv>): Promise<{ file: ConfigFile; sha256: string }> {
+  const bytes = await bodyBytes(c);
+  if (bytes.length === 0) throw badRequest('Request body is required: the configuration file, as JSON or as YAML with Content-Type: application/yaml');
+  const file = parseConfigFile(bytes, YAML_TYPES.test(c.req.header('content-type') ?? '') ? 'yaml' : 'json');
+  return { file, sha256: fileSha256(bytes) };
+}
+
+/** A `true`/`false` query parameter; absent is false. */
+export function flagParam(c: Context<AppEnv>, name: string): boolean {
+  const value = c.req.query(name);
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw badRequest(`${name} must be true or false`, { errors: { [name]: 'must be true or false' } });
+}

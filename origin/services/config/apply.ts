@@ -1,0 +1,158 @@
+import { eq } from 'drizzle-orm';
+import type { Caller } from '../../access/caller.ts';
+import { DEFAULT_WORKSPACE } from '../../access/administration.ts';
+import { recordAudit } from '../../audit/record.ts';
+import { canonicalJson } from '../../audit/canonical-json.ts';
+import type { AppDeps } from '../../deps.ts';
+import { SluiceError } from '../../errors.ts';
+import { workspaces } from '../../store/schema/index.ts';
+import type { ApplyContext, Section } from './context.ts';
+import { type ConfigFile, fileSha256 } from './file.ts';
+import { APPLIED_KINDS, type AppliedKind, KIND_NOUN, byKind } from './kinds.ts';
+import { forgetManaged, managedNames, recordManaged } from './managed.ts';
+import { type ConfigPlan, countsOf, emptyChanges, hasChanges } from './plan.ts';
+import { type ConfigProblem, invalidConfig, problemsOf } from './problems.ts';
+import { apiKeysSection } from './sections/api-keys.ts';
+import { connectionsSection } from './sections/connections.ts';
+import { destinationsSection } from './sections/destinations.ts';
+import { exportsSection } from './sections/exports.ts';
+import { queriesSection } from './sections/queries.ts';
+import { rolesSection } from './sections/roles.ts';
+import { inApplyTransaction } from './transaction.ts';
+
+/** Where a file goes: `workspace` is the one a workspace-scoped call is for (the file's own must then match). */
+export interface ConfigTarget {
+  workspace?: string;
+  /** Delete managed objects the file lacks, in the sections it has. */
+  prune?: boolean;
+}
+
+export interface ApplyOptions extends ConfigTarget {
+  /** Roll back instead of committing: the plan of what would change. */
+  dryRun?: boolean;
+  /** SHA-256 of the file's bytes as sent (`fileSha256`); default: of the file's JSON. */
+  sha256?: string;
+}
+
+const SECTIONS: { [K in AppliedKind]: Section<NonNullable<ConfigFile[K]>[number]> } = {
+  connections: connectionsSection,
+  destinations: destinationsSection,
+  queries: queriesSection,
+  roles: rolesSection,
+  api_keys: apiKeysSection,
+  exports: exportsSection,
+};
+
+/** The plan of applying `file`, computed by an apply that is rolled back: a diff never disagrees with the apply. */
+export async function diffConfig(deps: AppDeps, actor: Caller, file: ConfigFile, options: ConfigTarget & { sha256?: string } = {}): Promise<ConfigPlan> {
+  return applyConfig(deps, actor, file, { ...options, dryRun: true });
+}
+
+/**
+ * Applies `file` in one store transaction, all or nothing. Every change is
+ * made by the verb the Management API uses, each entry in a savepoint of its
+ * own so that every problem is found: any problem is 400 `invalid_config`
+ * listing them all by their place in the file, and nothing is changed. In
+ * order: sections that others name first (connections, destinations,
+ * queries, roles, keys, exports), then prune in reverse. A file that changes
+ * nothing writes nothing; otherwise one `config_applied` audit entry (the
+ * file's SHA-256 and the counts) follows each change's own, all `via: config`.
+ */
+export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile, options: ApplyOptions = {}): Promise<ConfigPlan> {
+  const workspace = targetWorkspace(file, options.workspace);
+  const sha256 = options.sha256 ?? fileSha256(Buffer.from(canonicalJson(file)));
+  return inApplyTransaction(deps, async (txDeps, savepoint) => {
+    await assertWorkspaceExists(txDeps, workspace);
+    const managed = await managedNames(txDeps.store.db, workspace);
+    const ctx: ApplyContext = {
+      actor,
+      workspace,
+      sha256,
+      changes: emptyChanges(),
+      warnings: [],
+      managed: byKind((kind) => new Set(managed[kind])),
+    };
+    const problems: ConfigProblem[] = [];
+    const attempt = async (path: string, step: (stepDeps: AppDeps) => Promise<void>) => {
+      try {
+        await savepoint(step);
+      } catch (err) {
+        if (!(err instanceof SluiceError)) throw err;
+        problems.push(...problemsOf(err, path));
+      }
+    };
+
+    for (const kind of APPLIED_KINDS) {
+      const section = SECTIONS[kind] as Section<unknown>;
+      const entries: unknown[] = file[kind] ?? [];
+      for (const [i, entry] of entries.entries()) await attempt(`${kind}[${i}]`, (d) => section.upsert(d, ctx, entry, `${kind}[${i}]`));
+    }
+    if (options.prune) await prune(file, ctx, managed, attempt, (kind, names) => forgetManaged(txDeps.store.db, kind, names));
+    if (problems.length > 0) throw invalidConfig(problems);
+
+    const changed = hasChanges(ctx.changes);
+    const plan: ConfigPlan = {
+      changes: ctx.changes,
+      counts: countsOf(ctx.changes),
+      warnings: ctx.warnings,
+      sha256,
+      workspace,
+      changed,
+      applied: changed && !options.dryRun,
+    };
+    if (changed) {
+      await recordManaged(txDeps.store.db, ctx.changes, workspace, sha256);
+      await recordAudit(txDeps.store.db, {
+        actor: actor.name,
+        action: 'config_applied',
+        target: workspace,
+        changes: { sha256, workspace, prune: options.prune ?? false, counts: plan.counts },
+      });
+    }
+    return { result: plan, commit: plan.applied };
+  });
+}
+
+/**
+ * Deletes the managed objects of `workspace` the file lacks, in the sections
+ * it has, dependants first. One already gone only stops being managed.
+ */
+async function prune(
+  file: ConfigFile,
+  ctx: ApplyContext,
+  managed: Record<AppliedKind, string[]>,
+  attempt: (path: string, step: (stepDeps: AppDeps) => Promise<void>) => Promise<void>,
+  forget: (kind: AppliedKind, names: string[]) => Promise<void>,
+): Promise<void> {
+  for (const kind of [...APPLIED_KINDS].reverse()) {
+    const entries = file[kind];
+    if (entries === undefined) continue;
+    const named = new Set(entries.map((entry) => entry.name));
+    const gone: string[] = [];
+    for (const name of managed[kind].filter((n) => !named.has(n))) {
+      await attempt(kind, async (d) => {
+        try {
+          if (await SECTIONS[kind].remove(d, ctx, name)) ctx.changes[kind].delete.push(name);
+          else gone.push(name);
+        } catch (err) {
+          if (err instanceof SluiceError) throw new SluiceError(err.code, `pruning the ${KIND_NOUN[kind]} "${name}": ${err.message}`);
+          throw err;
+        }
+      });
+    }
+    if (gone.length > 0) await forget(kind, gone);
+  }
+}
+
+/** The call's workspace, which the file's own must match when both are given; else the file's, else `default`. */
+function targetWorkspace(file: ConfigFile, called: string | undefined): string {
+  if (called !== undefined && file.workspace !== undefined && file.workspace !== called) {
+    throw invalidConfig([{ path: 'workspace', message: `the file is for workspace "${file.workspace}" but the call is for "${called}"` }]);
+  }
+  return called ?? file.workspace ?? DEFAULT_WORKSPACE;
+}
+
+async function assertWorkspaceExists(deps: AppDeps, workspace: string): Promise<void> {
+  const [row] = await deps.store.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.name, workspace));
+  if (!row) throw invalidConfig([{ path: 'workspace', message: `no workspace named "${workspace}"` }]);
+}

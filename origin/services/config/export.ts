@@ -1,0 +1,173 @@
+import { and, eq } from 'drizzle-orm';
+import { completeGrants } from '../../../shared/access/grants-input.ts';
+import { GRANT_FIELDS, type KeyGrants, emptyGrants } from '../../../shared/access/grants.ts';
+import { DEFAULT_WORKSPACE } from '../../access/administration.ts';
+import { canonicalJson } from '../../audit/canonical-json.ts';
+import type { AppDeps } from '../../deps.ts';
+import { ENV_REFERENCE } from '../../secrets/passwords.ts';
+import type { StoreDb } from '../../store/open.ts';
+import { apiKeys, connections, destinations, exports, queries, roles } from '../../store/schema/index.ts';
+import { byName } from '../collections/lookup.ts';
+import { DEFAULT_PATH } from '../exports/fields.ts';
+import { rowFields as exportFields } from '../exports/view.ts';
+import { grantsValidIn } from '../keys/grant-names.ts';
+import { versionsOf } from '../queries/lookup.ts';
+import { servingVersion } from '../queries/view.ts';
+import { CONFIG_FORMAT, CONFIG_FORMAT_VERSION, type ConfigFile } from './file.ts';
+import { APPLIED_KINDS, type AppliedKind } from './kinds.ts';
+
+export interface ExportOptions {
+  /** Sections to write; default every kind. */
+  kinds?: AppliedKind[];
+  /** The workspace whose objects are written; default `default`. */
+  workspace?: string;
+  /** Include the bundled examples' connections and queries; default false. */
+  examples?: boolean;
+}
+
+type Entry = Record<string, unknown>;
+
+/** The entry without fields at the value a new object gets, so a file says only what differs. */
+function withoutDefaults(entry: Entry, defaults: Entry): Entry {
+  return Object.fromEntries(Object.entries(entry).filter(([field, value]) => value !== undefined && canonicalJson(value) !== canonicalJson(defaults[field] ?? null)));
+}
+
+/** Upper-case letters, digits and `_`: a variable name made from an object's name. */
+const variablePart = (name: string): string => name.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+
+/**
+ * A password as a file may hold it: a `${VAR}` reference as stored; a
+ * literal or encrypted one as a placeholder named after the object, for the
+ * operator to set where the file is applied.
+ */
+function passwordOf(stored: string | null, placeholder: string): string | null {
+  if (stored === null || ENV_REFERENCE.test(stored)) return stored;
+  return `\${${placeholder}}`;
+}
+
+const grantEntry = (grants: KeyGrants): Entry => {
+  const complete = completeGrants(grants);
+  return withoutDefaults(Object.fromEntries(GRANT_FIELDS.map((field) => [field, complete[field]])), emptyGrants() as unknown as Entry);
+};
+
+async function connectionEntries(db: StoreDb, workspace: string, examples: boolean): Promise<Entry[]> {
+  const rows = await db.select().from(connections).where(eq(connections.workspace, workspace));
+  return rows
+    .filter((row) => examples || !row.example)
+    .map((row) => ({
+      name: row.name,
+      ...withoutDefaults(
+        {
+          db: row.db,
+          host: row.host,
+          port: row.port,
+          user: row.user,
+          password: passwordOf(row.password, `SLUICE_PW_${variablePart(row.name)}`),
+          database: row.database,
+          active: row.active,
+          options: row.options,
+        },
+        { active: true, options: {} },
+      ),
+    }));
+}
+
+async function destinationEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
+  const rows = await db.select().from(destinations).where(eq(destinations.workspace, workspace));
+  return rows.map((row) => ({
+    name: row.name,
+    url: row.url,
+    ...withoutDefaults({ region: row.region, endpoint: row.endpoint, user: row.user, password: passwordOf(row.password, `SLUICE_DESTINATION_PW_${variablePart(row.name)}`) }, {}),
+  }));
+}
+
+/** A query's published definition (else its newest version's, which applying publishes). */
+async function queryEntries(db: StoreDb, workspace: string, examples: boolean): Promise<Entry[]> {
+  const rows = (await db.select().from(queries).where(eq(queries.workspace, workspace))).filter((row) => examples || !row.example);
+  const entries: Entry[] = [];
+  for (const row of rows) {
+    const version = servingVersion(row.publishedVersion, await versionsOf(db, row.id));
+    if (!version || version.queryType !== 'sql' || version.sql === null) continue;
+    entries.push({
+      name: row.name,
+      ...withoutDefaults({ collection: row.collection, description: version.description }, {}),
+      sql: version.sql,
+      ...withoutDefaults(
+        { parameters: version.parameters, connection_name: version.connectionName, tags: version.tags, cache_ttl: version.cacheTtl },
+        { parameters: {}, tags: [] },
+      ),
+    });
+  }
+  return entries;
+}
+
+async function roleEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
+  const rows = await db.select().from(roles).where(eq(roles.workspace, workspace));
+  return rows.map((row) => ({ name: row.name, ...grantEntry(row.grants) }));
+}
+
+/**
+ * Keys with their current `secret_sha256`. A key made from a role whose
+ * grants it still holds is written with `role` (which then stays live);
+ * any other with its own grants.
+ */
+async function keyEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.workspace, workspace));
+  const entries: Entry[] = [];
+  for (const row of rows) {
+    const [role] = row.createdFromRole
+      ? await db.select().from(roles).where(and(eq(roles.name, row.createdFromRole), eq(roles.workspace, workspace)))
+      : [];
+    const followsRole = role !== undefined && canonicalJson(await grantsValidIn(db, workspace, completeGrants(role.grants))) === canonicalJson(completeGrants(row.grants));
+    entries.push({
+      name: row.name,
+      secret_sha256: row.secretHash,
+      ...(followsRole ? { role: role.name } : grantEntry(row.grants)),
+      ...withoutDefaults({ expires_at: row.expiresAt, active: row.active }, { active: true }),
+    });
+  }
+  return entries;
+}
+
+async function exportEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
+  const rows = await db.select().from(exports).where(eq(exports.workspace, workspace));
+  return rows.map((row) => {
+    const { query, format, destination, ...settings } = exportFields(row);
+    return { name: row.name, query, format, destination, ...withoutDefaults(settings, { params: {}, path: DEFAULT_PATH, skip_empty: true }) };
+  });
+}
+
+/**
+ * What the server holds in a workspace as a configuration file that applies
+ * back to the same state. Passwords stay `${VAR}` references; a literal or
+ * encrypted one is written as a placeholder named after the object
+ * (`${SLUICE_PW_<CONNECTION>}`, `${SLUICE_DESTINATION_PW_<DESTINATION>}`),
+ * and applying the file warns while that variable is unset. Keys carry
+ * their current `secret_sha256`. The examples' connections and queries are
+ * left out unless asked for.
+ */
+export async function exportConfig(deps: AppDeps, options: ExportOptions = {}): Promise<ConfigFile> {
+  const workspace = options.workspace ?? DEFAULT_WORKSPACE;
+  const kinds = options.kinds ?? [...APPLIED_KINDS];
+  const examples = options.examples ?? false;
+  const read: Record<AppliedKind, (db: StoreDb) => Promise<Entry[]>> = {
+    connections: (db) => connectionEntries(db, workspace, examples),
+    destinations: (db) => destinationEntries(db, workspace),
+    queries: (db) => queryEntries(db, workspace, examples),
+    roles: (db) => roleEntries(db, workspace),
+    api_keys: (db) => keyEntries(db, workspace),
+    exports: (db) => exportEntries(db, workspace),
+  };
+  const file: Record<string, unknown> = { format: CONFIG_FORMAT, format_version: CONFIG_FORMAT_VERSION };
+  if (workspace !== DEFAULT_WORKSPACE) file.workspace = workspace;
+  // One view of the store for the whole file.
+  await deps.store.db.transaction(
+    async (tx) => {
+      for (const kind of APPLIED_KINDS) {
+        if (kinds.includes(kind)) file[kind] = (await read[kind](tx)).sort((a, b) => byName(String(a.name), String(b.name)));
+      }
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+  return file as ConfigFile;
+}

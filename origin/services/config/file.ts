@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
+import { ENV_REFERENCE } from '../../secrets/passwords.ts';
+import * as connection from '../connections/fields.ts';
+import * as destination from '../destinations/fields.ts';
+import * as exportFields from '../exports/fields.ts';
+import * as key from '../keys/fields.ts';
+import * as query from '../queries/fields.ts';
+import * as role from '../roles/fields.ts';
+import { type ConfigProblem, invalidConfig, problemPath } from './problems.ts';
+
+/**
+ * The configuration file (`format: sluice-config`, `format_version: 1`): each
+ * section a list of objects taking the Management API's own create fields,
+ * from the resources' own schemas, extended where the file differs:
+ * passwords only as `${VAR}` references, a key's `secret_sha256`, queries
+ * always published. What depends on the store (names of other objects,
+ * definitions) is checked by apply, through the verbs.
+ */
+
+export const CONFIG_FORMAT = 'sluice-config';
+export const CONFIG_FORMAT_VERSION = 1;
+
+const passwordReference = z
+  .string()
+  .regex(ENV_REFERENCE, 'must be a ${VAR} reference (the value is read from the server environment): a literal password is never written in a configuration file')
+  .nullable()
+  .optional();
+
+const connectionEntry = connection.createFields.extend({ password: passwordReference });
+
+const destinationEntry = destination.createFields.extend({ password: passwordReference });
+
+/**
+ * A query's definition fields keep the API's checks (apply reports them per
+ * field); their types are stated here so that an editor validating against
+ * the published JSON Schema knows them. Made or changed by a file, a query
+ * is published, so there is no `publish`.
+ */
+const queryEntry = query.createFields.omit({ publish: true }).extend({
+  sql: z.string(),
+  parameters: z.record(z.string(), z.unknown()).nullable().optional(),
+  connection_name: z.string().nullable().optional(),
+  tags: z.array(z.string()).nullable().optional(),
+  cache_ttl: z.number().int().nullable().optional(),
+});
+
+const roleEntry = role.createRoleFields;
+
+/** Lower-case hex SHA-256 of a key's secret (`sluice config new-key` prints a secret and its hash). */
+export const SECRET_SHA256 = /^[0-9a-f]{64}$/;
+
+const keyEntry = key.createKeyFields.extend({
+  secret_sha256: z
+    .string()
+    .regex(SECRET_SHA256, 'must be the lower-case hex SHA-256 of the secret (64 characters 0-9a-f)')
+    .optional()
+    .describe('Required for a new key; a new value on an existing key rotates it (the old secret lasts 60 minutes)'),
+});
+
+const exportEntry = exportFields.createFields;
+
+/** Planned (issue #22): read so a file may already name the section, refused with entries. */
+const descriptionsSection = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]);
+
+export const configFileSchema = z.strictObject({
+  format: z.literal(CONFIG_FORMAT, { error: `format must be "${CONFIG_FORMAT}"` }),
+  format_version: z.literal(CONFIG_FORMAT_VERSION, { error: `format_version must be ${CONFIG_FORMAT_VERSION}` }),
+  workspace: z.string().min(1).optional().describe('The workspace the file describes; default: the one the call is for, else "default"'),
+  connections: z.array(connectionEntry).optional(),
+  destinations: z.array(destinationEntry).optional(),
+  queries: z.array(queryEntry).optional(),
+  roles: z.array(roleEntry).optional(),
+  api_keys: z.array(keyEntry).optional(),
+  descriptions: descriptionsSection.optional().describe('Planned: an absent or empty section is accepted'),
+  exports: z.array(exportEntry).optional(),
+});
+
+export type ConfigFile = z.infer<typeof configFileSchema>;
+export type ConnectionEntry = z.infer<typeof connectionEntry>;
+export type DestinationEntry = z.infer<typeof destinationEntry>;
+export type QueryEntry = z.infer<typeof queryEntry>;
+export type RoleEntry = z.infer<typeof roleEntry>;
+export type KeyEntry = z.infer<typeof keyEntry>;
+export type ExportEntry = z.infer<typeof exportEntry>;
+
+/** The SHA-256 of a file's bytes as sent: what `config_applied` and `config_applications` record. */
+export const fileSha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * Reads a configuration file: YAML (a superset of JSON, so `yaml` reads
+ * either) or JSON. Every problem found without the store is thrown at once as
+ * 400 `invalid_config`: syntax (with its line), shape (unknown fields, types,
+ * literal passwords), names repeated within a section, a secret given to two
+ * keys, and entries in the planned `descriptions` section.
+ */
+export function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml'): ConfigFile {
+  const raw = contentType === 'json' ? readJson(bytes) : readYaml(bytes);
+  const nul = nulPaths(raw);
+  if (nul.length > 0) throw invalidConfig(nul.map((path) => ({ path: problemPath(path.split('.').map(index)), message: NUL_PROBLEM })));
+  const parsed = configFileSchema.safeParse(raw);
+  if (!parsed.success) throw invalidConfig(shapeProblems(parsed.error));
+  const problems = [...repeatedNames(parsed.data), ...repeatedSecrets(parsed.data), ...plannedDescriptions(parsed.data)];
+  if (problems.length > 0) throw invalidConfig(problems);
+  return parsed.data;
+}
+
+/** `"3"` in a dotted path is the list index 3. */
+const index = (part: string): string | number => (/^\d+$/.test(part) ? Number(part) : part);
+
+function readJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw invalidConfig([{ path: '', message: `not valid JSON: ${(err as Error).message}` }]);
+  }
+}
+
+function readYaml(bytes: Buffer): unknown {
+  // YAML 1.2 core schema: `yes`/`no` stay text, as in JSON.
+  const document = parseDocument(bytes.toString('utf8'), { prettyErrors: true, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    throw invalidConfig(document.errors.map((err) => ({ path: '', message: `not valid YAML: ${err.message.split('\n')[0]}` })));
+  }
+  return document.toJS({ maxAliasCount: 100 });
+}
+
+function shapeProblems(error: z.ZodError): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const field of issue.keys) problems.push({ path: problemPath([...issue.path, field]), message: 'unknown field', code: 'unknown_field' });
+    } else {
+      problems.push({ path: problemPath(issue.path), message: issue.message });
+    }
+  }
+  return problems;
+}
+
+const NAMED_SECTIONS = ['connections', 'destinations', 'queries', 'roles', 'api_keys', 'exports'] as const;
+
+function repeatedNames(file: ConfigFile): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const section of NAMED_SECTIONS) {
+    const first = new Map<string, number>();
+    (file[section] ?? []).forEach((entry, i) => {
+      const seen = first.get(entry.name);
+      if (seen === undefined) first.set(entry.name, i);
+      else problems.push({ path: `${section}[${i}].name`, message: `"${entry.name}" is already ${section}[${seen}]: a name appears once per section` });
+    });
+  }
+  return problems;
+}
+
+function repeatedSecrets(file: ConfigFile): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const first = new Map<string, number>();
+  (file.api_keys ?? []).forEach((entry, i) => {
+    if (!entry.secret_sha256) return;
+    const seen = first.get(entry.secret_sha256);
+    if (seen === undefined) first.set(entry.secret_sha256, i);
+    else problems.push({ path: `api_keys[${i}].secret_sha256`, message: `the same as api_keys[${seen}]: two keys cannot share a secret`, code: 'key_secret_taken' });
+  });
+  return problems;
+}
+
+function plannedDescriptions(file: ConfigFile): ConfigProblem[] {
+  const section = file.descriptions;
+  if (section === undefined || Object.keys(section).length === 0) return [];
+  return [{ path: 'descriptions', message: 'descriptions are planned (issue #22) and not applied yet: leave the section out or empty' }];
+}

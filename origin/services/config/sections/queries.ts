@@ -1,0 +1,112 @@
+import { eq } from 'drizzle-orm';
+import { diffFields } from '../../../audit/diff.ts';
+import { type QueryVersionRow, queries } from '../../../store/schema/index.ts';
+import { addVersion } from '../../queries/add-version.ts';
+import { createQuery } from '../../queries/create.ts';
+import { deleteQuery } from '../../queries/delete.ts';
+import type { VersionFields } from '../../queries/fields.ts';
+import { versionsOf } from '../../queries/lookup.ts';
+import { moveQuery } from '../../queries/move.ts';
+import { publishVersion } from '../../queries/publish.ts';
+import { setCacheTtl } from '../../queries/set-cache-ttl.ts';
+import { type Section, assertInWorkspace, recordCreate, recordUpdate } from '../context.ts';
+import type { QueryEntry } from '../file.ts';
+import type { FieldChange } from '../plan.ts';
+
+/** What a version runs and serves, as the file states it and as the plan compares it. */
+interface Definition {
+  sql: string | null;
+  parameters: Record<string, unknown>;
+  description: string | null;
+  connection_name: string | null;
+  tags: string[];
+  cache_ttl: number | null;
+}
+
+const stored = (row: QueryVersionRow): Definition => ({
+  sql: row.sql,
+  parameters: row.parameters,
+  description: row.description,
+  connection_name: row.connectionName,
+  tags: row.tags,
+  cache_ttl: row.cacheTtl,
+});
+
+const wanted = (entry: QueryEntry): Definition => ({
+  sql: entry.sql,
+  parameters: entry.parameters ?? {},
+  description: entry.description ?? null,
+  connection_name: entry.connection_name ?? null,
+  tags: entry.tags ?? [],
+  cache_ttl: entry.cache_ttl ?? null,
+});
+
+/** The version body the verbs take: every definition field given, so nothing is carried over from an older version. */
+function versionInput(entry: QueryEntry): VersionFields {
+  const { name: _name, collection: _collection, ...fields } = entry;
+  return { ...fields, ...wanted(entry), publish: true };
+}
+
+/** Whether two definitions are the same, `cache_ttl` aside unless `withTtl`; none is never the same. */
+function same(a: Definition | null, b: Definition, { withTtl }: { withTtl: boolean }): boolean {
+  if (a === null) return false;
+  const ttl = withTtl ? {} : { cache_ttl: null };
+  return Object.keys(diffFields({ ...a, ...ttl }, { ...b, ...ttl })).length === 0;
+}
+
+/** Fields the verbs refuse (another query type, document-database fields): sent through them so the refusal is reported. */
+const refusedFields = (entry: QueryEntry): boolean =>
+  (entry.query_type !== undefined && entry.query_type !== 'sql') ||
+  [entry.mongo_collection, entry.mongo_filter, entry.mongo_projection, entry.mongo_sort].some((field) => field !== undefined);
+
+/**
+ * `queries`: an entry is the query's published definition and its
+ * collection. A changed definition is a new published version (or the
+ * publication of the newest version when that one already is it); a change
+ * of `cache_ttl` alone retunes the published version in place, and of the
+ * collection alone moves the query: neither is a new version.
+ */
+export const queriesSection: Section<QueryEntry> = {
+  kind: 'queries',
+
+  async upsert(deps, ctx, entry) {
+    const [current] = await deps.store.db.select().from(queries).where(eq(queries.name, entry.name));
+    if (!current) {
+      await createQuery(deps, ctx.actor, { ...entry, publish: true }, ctx.workspace);
+      return recordCreate(ctx, 'queries', entry.name);
+    }
+    assertInWorkspace(ctx, 'queries', entry.name, current.workspace);
+    const versions = await versionsOf(deps.store.db, current.id);
+    const published = versions.find((v) => v.version === current.publishedVersion);
+    const newest = versions.at(-1);
+    const target = wanted(entry);
+    const before = published ? stored(published) : null;
+    const fields: Record<string, FieldChange> = {};
+
+    if (refusedFields(entry) || !published || !same(before, target, { withTtl: false })) {
+      Object.assign(fields, diffFields({ ...before }, { ...target }));
+      const draft = newest && newest.version !== current.publishedVersion && !refusedFields(entry) && same(stored(newest), target, { withTtl: true }) ? newest : null;
+      const version = draft
+        ? (await publishVersion(deps, ctx.actor, entry.name, draft.version, { workspace: ctx.workspace }), draft.version)
+        : (await addVersion(deps, ctx.actor, entry.name, versionInput(entry), { workspace: ctx.workspace })).version;
+      fields.published_version = { from: current.publishedVersion, to: version };
+    } else if (published.cacheTtl !== target.cache_ttl) {
+      await setCacheTtl(deps, ctx.actor, entry.name, published.version, target.cache_ttl, { workspace: ctx.workspace });
+      fields.cache_ttl = { from: published.cacheTtl, to: target.cache_ttl };
+    }
+
+    const collection = entry.collection ?? null;
+    if (collection !== current.collection) {
+      await moveQuery(deps, ctx.actor, entry.name, collection, { workspace: ctx.workspace });
+      fields.collection = { from: current.collection, to: collection };
+    }
+    recordUpdate(ctx, 'queries', entry.name, fields);
+  },
+
+  async remove(deps, ctx, name) {
+    const [current] = await deps.store.db.select({ id: queries.id }).from(queries).where(eq(queries.name, name));
+    if (!current) return false;
+    await deleteQuery(deps, ctx.actor, name, { workspace: ctx.workspace });
+    return true;
+  },
+};

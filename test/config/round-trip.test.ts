@@ -1,0 +1,84 @@
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Origin } from '../harness/origin.ts';
+import { ADMIN_KEY, admin, auditEntries, auditIntact, exportRoot, sendFile, startConfigOrigin, unique } from './fixture.ts';
+
+/** Export from a server holding one of every kind, apply to a fresh one: the diff is empty, and a second apply writes nothing. */
+
+let source: Origin;
+let target: Origin;
+let root: string;
+
+beforeAll(async () => {
+  root = await exportRoot();
+  [source, target] = await Promise.all([startConfigOrigin({ env: { SLUICE_EXPORT_DIRS: root } }), startConfigOrigin({ env: { SLUICE_EXPORT_DIRS: root } })]);
+});
+
+afterAll(async () => {
+  await Promise.all([source?.stop(), target?.stop()]);
+});
+
+async function made(origin: Origin, path: string, body: Record<string, unknown>): Promise<any> {
+  const res = await admin(origin, 'POST', path, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+describe('config export', () => {
+  it('applies back to the same state on a fresh server', async () => {
+    const s = unique('rt');
+    await made(source, '/api/v1/connections', { name: `duck_${s}`, db: 'duckdb', database: `${s}.duckdb`, options: { stream_threads: 1 } });
+    await made(source, '/api/v1/connections', { name: `pg_${s}`, db: 'postgres', host: '127.0.0.1', user: 'postgres', password: 'a-literal-pw', database: 'test', active: false });
+    await made(source, '/api/v1/destinations', { name: `dest_${s}`, url: root });
+    await made(source, '/api/v1/queries', {
+      name: `q_${s}`,
+      sql: 'SELECT id, title FROM films WHERE id > :after ORDER BY id',
+      parameters: { after: { type: 'integer', min: 0, description: 'lower bound' } },
+      connection_name: 'examples',
+      collection: `col-${s}`,
+      tags: ['films'],
+      cache_ttl: 30,
+      description: 'films after an id',
+      publish: true,
+    });
+    await made(source, '/api/v1/roles', { name: `role_${s}`, collections: [`col-${s}`], rate_limit: '10/minute', allowed_ips: ['10.0.0.0/8', '127.0.0.1'] });
+    const fromRole = await made(source, '/api/v1/api-keys', { name: `key_${s}`, role: `role_${s}`, expires_at: '2099-12-31' });
+    await made(source, '/api/v1/api-keys', { name: `own_${s}`, connections: ['examples'], queries: [{ name: `q_${s}`, allow_writes: true }], max_rows: 3, active: false });
+    await made(source, '/api/v1/exports', { name: `exp_${s}`, query: `q_${s}`, format: 'ndjson', destination: `dest_${s}`, params: { after: 1 }, incremental: { column: 'id', parameter: 'after', start: 0 }, skip_empty: false });
+
+    const json = await admin(source, 'GET', '/api/v1/config/export');
+    expect(json.status).toBe(200);
+    const yaml = await source.fetch('/api/v1/config/export', { headers: { 'x-api-key': ADMIN_KEY, accept: 'application/yaml' } });
+    expect(yaml.headers.get('content-type')).toContain('application/yaml');
+    const fromYaml = parse(await yaml.text());
+    expect(fromYaml).toEqual(json.body);
+    const file = json.body;
+    expect(file.connections.find((c: any) => c.name === `pg_${s}`).password).toBe(`\${SLUICE_PW_PG_${s.toUpperCase()}}`);
+    expect(file.api_keys.find((k: any) => k.name === `key_${s}`)).toMatchObject({ role: `role_${s}`, expires_at: '2099-12-31' });
+    expect(file.connections.map((c: any) => c.name)).not.toContain('examples');
+
+    const first = await sendFile(target, 'apply', fromYaml, { yaml: true });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.warnings).toEqual([expect.objectContaining({ path: expect.stringMatching(/^connections\[\d+\]\.password$/) })]);
+    const diff = await sendFile(target, 'diff', file);
+    expect(diff.body.changed, JSON.stringify(diff.body.changes)).toBe(false);
+    const before = (await auditEntries(target)).length;
+    const second = await sendFile(target, 'apply', file);
+    expect(second.body).toMatchObject({ changed: false, applied: false });
+    expect((await auditEntries(target)).length).toBe(before);
+    expect(await auditIntact(target)).toBe(true);
+
+    // The key made from the exported hash takes the source's secret.
+    const run = await target.call('GET', `/q/q_${s}?after=1`, undefined, { 'x-api-key': fromRole.secret });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    // The target exports what the source did.
+    expect((await admin(target, 'GET', '/api/v1/config/export')).body).toEqual(file);
+  });
+
+  it('writes only the kinds asked for, and refuses an unknown one', async () => {
+    const res = await admin(source, 'GET', '/api/v1/config/export?kinds=roles,queries');
+    expect(Object.keys(res.body).sort()).toEqual(['format', 'format_version', 'queries', 'roles']);
+    const bad = await admin(source, 'GET', '/api/v1/config/export?kinds=widgets');
+    expect(bad.status).toBe(400);
+  });
+});
