@@ -1,6 +1,7 @@
 import type { ExportedBundle } from '../services/collections/bundle-file.ts';
 import type { ImportOptions, ImportReport } from '../services/collections/bundle-import.ts';
 import type { PostmanCollection } from '../services/collections/postman-file.ts';
+import type { AppliedKind, ConfigFile, ConfigPlan } from '../services/config/index.ts';
 import type { InputFile } from './files.ts';
 
 /**
@@ -10,18 +11,8 @@ import type { InputFile } from './files.ts';
  * the same `SluiceError`s, so a command never knows which it talks to.
  */
 
-/** What a config diff or apply reports, per kind: what is (or would be) created, changed field by field, deleted, and newly managed. */
-export interface ConfigPlan {
-  changes: Record<string, { create: string[]; update: Array<{ name: string; fields: Record<string, { from: unknown; to: unknown } | 'changed'> }>; delete: string[]; manage: string[] }>;
-  counts: Record<string, unknown>;
-  warnings: Array<{ path: string; message: string }>;
-  sha256: string;
-  changed: boolean;
-  applied: boolean;
-}
-
 export interface ConfigExportOptions {
-  kinds?: string[];
+  kinds?: AppliedKind[];
   workspace?: string;
   examples: boolean;
 }
@@ -32,7 +23,7 @@ export interface Backend {
   exportBundle(collection: string): Promise<ExportedBundle>;
   exportPostman(collection: string): Promise<PostmanCollection>;
   importBundle(file: InputFile, options: Omit<ImportOptions, 'workspace'>): Promise<ImportReport>;
-  exportConfig(options: ConfigExportOptions): Promise<unknown>;
+  exportConfig(options: ConfigExportOptions): Promise<ConfigFile>;
   diffConfig(file: InputFile, options: { prune: boolean }): Promise<ConfigPlan>;
   applyConfig(file: InputFile, options: { prune: boolean; dryRun: boolean }): Promise<ConfigPlan>;
   close(): Promise<void>;

@@ -10,6 +10,7 @@ import { openDeps } from '../open-deps.ts';
 import { exportBundle } from '../services/collections/bundle-export.ts';
 import { importBundle } from '../services/collections/bundle-import.ts';
 import { collectionPostman } from '../services/collections/postman.ts';
+import { applyConfig, diffConfig, exportConfig, fileSha256, parseConfigFile } from '../services/config/index.ts';
 import { DataDirLocked } from '../store/dir-lock.ts';
 import type { Backend } from './backend.ts';
 import type { Output } from './output.ts';
@@ -80,18 +81,16 @@ export async function localBackend(out: Output, { create }: { create: boolean })
   }
   const { deps } = opened;
 
-  const notYet = async (): Promise<never> => {
-    throw problem('configuration as code is not available on the store directly in this version', 'Use --server URL to act through a running origin.');
-  };
-
   return {
     where,
     exportBundle: (collection) => exportBundle(deps, collection),
     exportPostman: (collection) => collectionPostman(deps, collection, listeningUrl(env.SLUICE_HOST, env.SLUICE_PORT)),
     importBundle: (file, options) => importBundle(deps, CLI_ACTOR, refuseNul(file.document), { ...options, workspace: 'default' }),
-    exportConfig: notYet,
-    diffConfig: notYet,
-    applyConfig: notYet,
+    exportConfig: (options) => exportConfig(deps, options),
+    // Known by the SHA-256 of its bytes, as when sent to a server.
+    diffConfig: (file, { prune }) => diffConfig(deps, CLI_ACTOR, parseConfigFile(file.bytes, file.syntax), { prune, sha256: fileSha256(file.bytes) }),
+    applyConfig: (file, { prune, dryRun }) =>
+      applyConfig(deps, CLI_ACTOR, parseConfigFile(file.bytes, file.syntax), { prune, dryRun, sha256: fileSha256(file.bytes) }),
     close: () => opened.close(),
   };
 }

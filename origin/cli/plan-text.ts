@@ -1,4 +1,4 @@
-import type { ConfigPlan } from './backend.ts';
+import type { ConfigPlan } from '../services/config/index.ts';
 
 /** Longest value shown in full in a change line; SQL and long lists are cut, the JSON output has them whole. */
 const MAX_VALUE = 100;

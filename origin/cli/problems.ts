@@ -1,4 +1,5 @@
 import { SluiceError } from '../errors.ts';
+import { type ConfigProblem, describeProblem as describeConfigProblem } from '../services/config/problems.ts';
 import { KEY_VARIABLE } from './server.ts';
 
 /** A failure as the command reports it: lines for a person, a document for `--json`. */
@@ -7,21 +8,15 @@ export interface Problem {
   json: { error: string; code: string; errors?: unknown; hint?: string; request_id?: string };
 }
 
-/** One problem at a place in the file. */
-interface Placed {
-  path: string;
-  message: string;
-  code?: string;
-}
 
 /**
  * The problems an error lists with their places: a map `{path: problem}`
  * (the API's `errors` for a body) or a list `[{path, message, code?}]` (a
  * configuration file's `invalid_config`).
  */
-function placedProblems(errors: unknown): Placed[] {
+function placedProblems(errors: unknown): ConfigProblem[] {
   if (Array.isArray(errors)) {
-    return errors.filter((e): e is Placed => typeof e?.message === 'string').map((e) => ({ path: typeof e.path === 'string' ? e.path : '', message: e.message, code: e.code }));
+    return errors.filter((e): e is ConfigProblem => typeof e?.message === 'string').map((e) => ({ path: typeof e.path === 'string' ? e.path : '', message: e.message, code: e.code }));
   }
   if (errors && typeof errors === 'object') {
     return Object.entries(errors).map(([path, message]) => ({ path, message: typeof message === 'string' ? message : JSON.stringify(message) }));
@@ -61,7 +56,7 @@ export function describeProblem(err: unknown, file?: string): Problem {
   const lines: string[] = [];
   if (placed.length > 0) {
     lines.push(`sluice: ${where}${placed.length} problem${placed.length === 1 ? '' : 's'}; nothing was changed`);
-    for (const p of placed) lines.push(`  ${where}${p.path || '(file)'}: ${p.message}${p.code ? ` [${p.code}]` : ''}`);
+    for (const p of placed) lines.push(`  ${where}${describeConfigProblem(p).trimStart()}`);
   } else {
     lines.push(`sluice: ${err.message}`);
     if (fields && fields.length > 0 && file) for (const path of fields) lines.push(`  ${where}${path}: unknown field`);

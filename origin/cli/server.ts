@@ -3,7 +3,8 @@ import { SluiceError } from '../errors.ts';
 import type { ExportedBundle } from '../services/collections/bundle-file.ts';
 import type { ImportReport } from '../services/collections/bundle-import.ts';
 import type { PostmanCollection } from '../services/collections/postman-file.ts';
-import type { Backend, ConfigPlan } from './backend.ts';
+import type { ConfigFile, ConfigPlan } from '../services/config/index.ts';
+import type { Backend } from './backend.ts';
 import type { InputFile } from './files.ts';
 
 /** The variable the key is read from: a key is never an argument (it would sit in shell history and `ps`). */
@@ -86,7 +87,7 @@ export function serverBackend(base: string, key: string | undefined): Backend {
       }),
     // A workspace's objects are the export of a call made for that workspace.
     exportConfig: ({ kinds, workspace, examples }) =>
-      call<unknown>({
+      call<ConfigFile>({
         method: 'GET',
         path: `${workspace === undefined ? '' : `/w/${encodeURIComponent(workspace)}`}/api/v1/config/export`,
         query: { kinds: kinds?.join(','), examples: examples ? 'true' : undefined },

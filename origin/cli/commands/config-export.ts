@@ -1,5 +1,19 @@
+import { SluiceError } from '../../errors.ts';
+import { APPLIED_KINDS, type AppliedKind } from '../../services/config/kinds.ts';
 import type { Command } from '../command.ts';
 import { serialize, writeOutput } from '../files.ts';
+
+function kindsOf(text: string | undefined): AppliedKind[] | undefined {
+  if (text === undefined) return undefined;
+  const kinds = text.split(',').map((kind) => kind.trim()).filter((kind) => kind !== '');
+  const unknown = kinds.filter((kind) => !(APPLIED_KINDS as readonly string[]).includes(kind));
+  if (unknown.length > 0) {
+    throw new SluiceError('invalid_request', `--kinds: no section named ${unknown.map((kind) => JSON.stringify(kind)).join(', ')}`, {
+      hint: `Give one or more of ${APPLIED_KINDS.join(', ')}, comma-separated.`,
+    });
+  }
+  return kinds as AppliedKind[];
+}
 
 export const configExport: Command = {
   name: 'config export',
@@ -7,7 +21,7 @@ export const configExport: Command = {
   positionals: [],
   options: [
     { name: 'out', type: 'string', value: 'FILE', description: 'Write to FILE instead of standard output; YAML, or JSON for a .json name' },
-    { name: 'kinds', type: 'string', value: 'LIST', description: 'Only these sections, comma-separated: connections, destinations, roles, queries, api_keys, descriptions, exports' },
+    { name: 'kinds', type: 'string', value: 'LIST', description: `Only these sections, comma-separated: ${APPLIED_KINDS.join(', ')}` },
     { name: 'workspace', type: 'string', value: 'NAME', description: 'Only the objects of this workspace (the file then names it)' },
     { name: 'examples', type: 'boolean', description: 'Include the bundled example objects, left out by default' },
   ],
@@ -23,7 +37,7 @@ export const configExport: Command = {
   usesBackend: true,
   async run({ args, out, backend }) {
     const file = args.values.out as string | undefined;
-    const kinds = (args.values.kinds as string | undefined)?.split(',').map((kind) => kind.trim()).filter((kind) => kind !== '');
+    const kinds = kindsOf(args.values.kinds as string | undefined);
     const target = await backend();
     out.progress(`Exporting configuration from ${target.where}…`);
     const document = await target.exportConfig({ kinds, workspace: args.values.workspace as string | undefined, examples: args.values.examples === true });

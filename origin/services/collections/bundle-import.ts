@@ -1,11 +1,12 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { canonicalJson } from '../../../shared/cache-key.ts';
+import type { ErrorCode } from '../../../shared/errors.ts';
 import type { Caller } from '../../access/caller.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
-import type { StoreDb } from '../../store/open.ts';
+import { type StoreDb, storeInTransaction } from '../../store/open.ts';
 import { type QueryRow, connections, queries, queryVersions } from '../../store/schema/index.ts';
-import { inOneTransaction } from '../one-transaction.ts';
+import { assertNotManaged } from '../config/managed.ts';
 import { addVersion } from '../queries/add-version.ts';
 import { createQuery } from '../queries/create.ts';
 import { type Definition, checkDefinition } from '../queries/definition.ts';
@@ -57,7 +58,9 @@ interface Planned {
  * themselves, audited `save_query` with `source: import`. `new-version`
  * never moves a query: one in another collection (or workspace) is a
  * conflict. A connection the workspace lacks is a warning, and the query is
- * imported without a default connection.
+ * imported without a default connection. Under SLUICE_CONFIG_LOCKED a new
+ * version of a query a configuration file manages is refused (409
+ * `config_managed` when that is the only problem).
  */
 export async function importBundle(deps: AppDeps, actor: Caller, document: unknown, options: ImportOptions = {}): Promise<ImportReport> {
   const file = readBundle(document);
@@ -75,12 +78,14 @@ export async function importBundle(deps: AppDeps, actor: Caller, document: unkno
   }
 
   let touched: string[] = [];
+  // The verbs' own transactions become savepoints of this one; what they change is dropped from this origin's cache again once it commits.
   return afterQueryChange(
     deps.store,
     () => touched,
-    inOneTransaction(deps, async (scoped, tx) => {
+    deps.store.db.transaction(async (tx) => {
+      const scoped: AppDeps = { ...deps, store: storeInTransaction(deps.store, tx) };
       const report: ImportReport = { collection, dry_run: options.dryRun ?? false, created: [], new_versions: [], skipped: [], unchanged: [], warnings: [] };
-      const plan = await planImport(tx, file.queries, { workspace, onConflict, collection }, report.warnings);
+      const plan = await planImport(scoped, file.queries, { workspace, onConflict, collection }, report.warnings);
       for (const { entry, outcome } of plan) report[outcome].push(entry.name);
       if (report.dry_run) return report;
       touched = [...report.created, ...report.new_versions];
@@ -98,13 +103,15 @@ export async function importBundle(deps: AppDeps, actor: Caller, document: unkno
 
 /** Each entry's outcome, or the one error listing every problem of the file. */
 async function planImport(
-  tx: StoreDb,
+  deps: AppDeps,
   entries: BundleEntry[],
   { workspace, onConflict, collection }: { workspace: string; onConflict: OnConflict; collection: string },
   warnings: string[],
 ): Promise<Planned[]> {
+  const tx = deps.store.db;
   const problems: Record<string, string> = {};
-  const conflicts = new Set<string>();
+  /** The code a problem would answer alone, when not `invalid_request`. */
+  const codes = new Map<string, ErrorCode>();
   const firstAt = new Map<string, number>();
   const plan: Planned[] = [];
   for (const [i, entry] of entries.entries()) {
@@ -135,19 +142,29 @@ async function planImport(
     const outcome = existing ? await conflictOutcome(tx, existing, definition, { workspace, onConflict, collection }) : 'created';
     if (typeof outcome === 'object') {
       problems[`${at}.name`] = outcome.conflict;
-      conflicts.add(`${at}.name`);
+      codes.set(`${at}.name`, 'query_exists');
       continue;
+    }
+    if (outcome === 'new_versions') {
+      try {
+        await assertNotManaged(deps, 'queries', entry.name);
+      } catch (err) {
+        if (!(err instanceof SluiceError)) throw err;
+        problems[`${at}.name`] = err.message;
+        codes.set(`${at}.name`, err.code);
+        continue;
+      }
     }
     plan.push({ entry, fields, outcome });
   }
   const paths = Object.keys(problems);
   if (paths.length > 0) {
     const summary = paths.map((path) => `${path}: ${problems[path]}`).join('; ');
-    if (paths.every((path) => conflicts.has(path))) {
-      const advice = onConflict === 'fail' ? ': on_conflict skip leaves existing queries alone, new-version adds a version to those of the collection' : '';
-      throw new SluiceError('query_exists', `Nothing was imported${advice}. ${summary}`, { errors: problems });
-    }
-    throw new SluiceError('invalid_request', `Nothing was imported. ${summary}`, { errors: problems });
+    // Conflicts alone answer 409 query_exists; locked managed queries alone 409 config_managed.
+    const shared = codes.get(paths[0]!);
+    const code = shared && paths.every((path) => codes.get(path) === shared) ? shared : 'invalid_request';
+    const advice = code === 'query_exists' && onConflict === 'fail' ? ': on_conflict skip leaves existing queries alone, new-version adds a version to those of the collection' : '';
+    throw new SluiceError(code, `Nothing was imported${advice}. ${summary}`, { errors: problems });
   }
   return plan;
 }

@@ -11,7 +11,8 @@ import { registerRename } from './rename.ts';
 /** `/api/v1/collections`. */
 export const collectionsApi = new Hono<AppEnv>();
 collectionsApi.use(requireCapability('collections'));
-collectionsApi.use(refuseManagedChanges('collections'));
+// An import names no collection in its path; it refuses a locked managed query itself.
+collectionsApi.use(refuseManagedChanges('collections', ['POST /import']));
 registerList(collectionsApi);
 registerImport(collectionsApi);
 registerRename(collectionsApi);
