@@ -37,7 +37,7 @@ export function planText(plan: ConfigPlan, { applied, colour }: { applied: boole
         ...Object.entries(item.fields).map(([field, change]) => `      ${field}: ${change === 'changed' ? 'changed' : `${shown(change.from)} -> ${shown(change.to)}`}`),
       ]),
       ...changes.delete.map((name) => paint(31, `  - ${name}`)),
-      ...changes.manage.map((name) => `  = ${name} (unchanged; now managed)`),
+      ...changes.manage.map((name) => `  = ${name} (unchanged; becomes managed)`),
     ];
     if (items.length > 0) lines.push(`${kind}:`, ...items);
   }

@@ -15,7 +15,8 @@ export const configDiff: Command = {
     { name: 'json', type: 'boolean', description: 'Print the plan (or the problem) as one JSON document on standard output' },
   ],
   description: [
-    'Checks the file completely and compares it with what the target holds, writing nothing. Per kind: + to create, ~ to change (one line per field, from -> to; secrets show as changed), - to delete.',
+    'Checks the file completely and compares it with what the target holds, writing nothing: an apply rolled back, so a diff and an apply never disagree. Per kind: + to create, ~ to change (one line per field, from -> to; a secret shows only changed), - to delete, = an object the file names as it is, which becomes managed.',
+    'Through --server this needs config.read, which every administrator role holds.',
   ],
   exitCodes: [
     [DIFF_SAME, 'no changes: the target matches the file'],

@@ -28,6 +28,7 @@ export const configExport: Command = {
   description: [
     'The file (format: sluice-config, format_version: 1) takes the Management API\'s own fields. Passwords appear only as ${VAR} references and keys only by secret_sha256: the file holds no secret and can be committed.',
     'Applying the file to another server (`config apply`) makes it hold the same; `config diff` then reports no changes.',
+    'Through --server this needs an owner (config.apply): the file holds keys\' secret hashes.',
   ],
   exitCodes: [
     [0, 'written'],
