@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { badRequest } from '../../errors.ts';
+import { problemPath } from '../config/problems.ts';
 import { createFields } from '../queries/fields.ts';
 
 /**
@@ -60,11 +61,6 @@ export interface ExportedBundle {
 const TOP_FIELDS = `a bundle holds ${Object.keys(bundleFile.shape).join(', ')}`;
 const ENTRY_FIELDS = `an entry holds ${Object.keys(bundleEntry.shape).join(', ')}`;
 
-/** `queries[2].sql` from a path as zod gives it. */
-export function pathText(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text === '' ? String(part) : `${text}.${String(part)}`), '');
-}
-
 /**
  * A bundle from its parsed document, or 400 `invalid_request` whose `errors`
  * map every problem to its path in the file (`queries[2].colour: unknown
@@ -77,9 +73,9 @@ export function readBundle(document: unknown): BundleFile {
   for (const issue of result.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       const known = issue.path.length === 0 ? TOP_FIELDS : ENTRY_FIELDS;
-      for (const key of issue.keys) errors[pathText([...issue.path, key])] ??= `unknown field (${known})`;
+      for (const key of issue.keys) errors[problemPath([...issue.path, key])] ??= `unknown field (${known})`;
     } else {
-      errors[pathText(issue.path) || 'bundle'] ??= issue.message;
+      errors[problemPath(issue.path) || 'bundle'] ??= issue.message;
     }
   }
   throw badRequest(`Invalid bundle: ${Object.entries(errors).map(([path, problem]) => `${path}: ${problem}`).join('; ')}`, { errors });
