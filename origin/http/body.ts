@@ -31,8 +31,8 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T, { opt
   return validate(schema, raw);
 }
 
-/** Whether a request says its body is YAML (`application/yaml`, `application/x-yaml`, `text/yaml`). */
-const isYaml = (c: Context): boolean => /^\s*(application\/(x-)?yaml|text\/yaml)\s*(;|$)/i.test(c.req.header('content-type') ?? '');
+/** Whether a request says its body is YAML (`application/yaml`, `text/yaml`, either with `x-`). */
+export const isYamlBody = (c: Context): boolean => /^(application|text)\/(x-)?yaml\b/i.test(c.req.header('content-type') ?? '');
 
 /**
  * Reads a file sent as the body, JSON or YAML by its content type, parsed by
@@ -43,7 +43,7 @@ const isYaml = (c: Context): boolean => /^\s*(application\/(x-)?yaml|text\/yaml)
 export async function readDocument(c: Context, parse: (text: string, syntax: 'json' | 'yaml') => unknown): Promise<unknown> {
   const text = await bodyText(c);
   if (text.trim() === '') throw badRequest('Request body is required');
-  const raw = parse(text, isYaml(c) ? 'yaml' : 'json');
+  const raw = parse(text, isYamlBody(c) ? 'yaml' : 'json');
   refuseNul(raw);
   return raw;
 }
