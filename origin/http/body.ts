@@ -31,6 +31,23 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T, { opt
   return validate(schema, raw);
 }
 
+/** Whether a request says its body is YAML (`application/yaml`, `text/yaml`, either with `x-`). */
+export const isYamlBody = (c: Context): boolean => /^(application|text)\/(x-)?yaml\b/i.test(c.req.header('content-type') ?? '');
+
+/**
+ * Reads a file sent as the body, JSON or YAML by its content type, parsed by
+ * `parse` (whose errors name the file's kind); NULs refused as in `readBody`.
+ * The document is returned unvalidated: files are checked by their verb,
+ * which reports every problem with its path in the file.
+ */
+export async function readDocument(c: Context, parse: (text: string, syntax: 'json' | 'yaml') => unknown): Promise<unknown> {
+  const text = await bodyText(c);
+  if (text.trim() === '') throw badRequest('Request body is required');
+  const raw = parse(text, isYamlBody(c) ? 'yaml' : 'json');
+  refuseNul(raw);
+  return raw;
+}
+
 /**
  * No string or key of a body may hold a NUL: none is text the store (or a
  * PostgreSQL connection) could keep (shared/nul.ts). `params` holds parameter

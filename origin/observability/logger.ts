@@ -1,5 +1,5 @@
 import { SECRET_VARIABLE } from '../env.ts';
-import { batchedStdout } from './log-destination.ts';
+import { batchedOutput } from './log-destination.ts';
 import { NO_REQUEST } from './request-context.ts';
 
 type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -38,13 +38,13 @@ const MIN_SECRET_LENGTH = 4;
  * and `message`); otherwise a readable line. A line is only noted when
  * written; it is formatted, masked and written after the turn (ADR 0014).
  * Reads the raw environment because it must exist before the environment is
- * validated (to report that).
+ * validated (to report that). Lines go to standard output unless `dest` is 2.
  */
-export function createLogger(source: Record<string, string | undefined>): Logger {
+export function createLogger(source: Record<string, string | undefined>, { dest = 1 }: { dest?: 1 | 2 } = {}): Logger {
   const json = ['1', 'true', 'yes', 'on'].includes(source.SLUICE_JSON_LOGS ?? '');
   const threshold = RANKS[(LEVELS.includes(source.SLUICE_LOG_LEVEL ?? '') ? source.SLUICE_LOG_LEVEL : 'info') as keyof typeof RANKS];
   const scrub = secretScrubber(source);
-  const out = batchedStdout<LogEntry>((entry) => scrub(json ? jsonLine(entry) : readableLine(entry)));
+  const out = batchedOutput<LogEntry>((entry) => scrub(json ? jsonLine(entry) : readableLine(entry)), dest);
   const at = (level: LevelName): LogFn => {
     if (RANKS[level] < threshold) return () => {};
     return (fieldsOrMessage: object | string, message?: string) => {

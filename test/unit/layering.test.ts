@@ -3,9 +3,9 @@ import { join, posix, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layers, read from the imports (docs/reference/source-map.md): the transport
- * (`origin/http`, `origin/routes`, wired in `app.ts`/`main.ts`) sits on the
- * services, which sit on everything else; `shared/` stands alone and the
+ * The layers, read from the imports (docs/reference/source-map.md): the transports
+ * (`origin/http`, `origin/routes`, wired in `app.ts`/`main.ts`, and the `sluice`
+ * command in `origin/cli`) sit on the services, which sit on everything else; `shared/` stands alone and the
  * edge Worker never reaches into the origin.
  */
 
@@ -46,6 +46,11 @@ const RULES: Rule[] = [
     applies: (from) =>
       from.startsWith('origin/') && !TRANSPORT(from) && from !== 'origin/app.ts' && from !== 'origin/main.ts',
     forbids: TRANSPORT,
+  },
+  {
+    why: 'the command line is a transport of its own: nothing imports it',
+    applies: (from) => !from.startsWith('origin/cli/'),
+    forbids: under('origin/cli'),
   },
   {
     why: 'the layers under the services never import a service or the edge sync',
@@ -94,6 +99,8 @@ describe('layering', () => {
     ['origin/services/run/adhoc.ts', "import type { AppEnv } from '../../http/context.ts';"],
     ['origin/access/usage.ts', "import { respondRows } from '../http/respond-rows.ts';"],
     ['origin/drivers/postgres/driver.ts', "const { csv } = await import('../../formats/csv.ts');"],
+    ['origin/services/collections/bundle-import.ts', "import { CLI_ACTOR } from '../../cli/local.ts';"],
+    ['origin/cli/local.ts', "import { respondRows } from '../http/respond-rows.ts';"],
     ['origin/secrets/passwords.ts', "import { ENV_REFERENCE } from '../services/connections/fields.ts';"],
     ['shared/etag.ts', "import { Env } from '../origin/env.ts';"],
     ['edge/gate.ts', "import { inspect } from '../origin/sql/index.ts';"],
@@ -104,5 +111,6 @@ describe('layering', () => {
   it('lets the transport import the services, and the services the layers below', () => {
     expect(violations(importsOf('origin/routes/execute-sql.ts', "import { runSql } from '../services/run/run-sql.ts';"))).toEqual([]);
     expect(violations(importsOf('origin/services/run/adhoc.ts', "import { inspect } from '../../sql/index.ts';"))).toEqual([]);
+    expect(violations(importsOf('origin/cli/local.ts', "import { importBundle } from '../services/collections/bundle-import.ts';"))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { ON_CONFLICT, bundleFile } from '../collections/bundle-file.ts';
 import { renameFields } from '../collections/rename.ts';
 import * as key from '../keys/fields.ts';
 import * as role from '../roles/fields.ts';
@@ -159,6 +160,21 @@ const collectionRows: Row[] = [
   ['get', '', 'listCollections', 'Collections with their queries and grant holders, and the uncollected queries'],
   ['patch', '/{name}', 'renameCollection', 'Rename a collection (merge: true into an existing one)', { body: jsonBody(renameFields) }],
   ['get', '/{name}/postman', 'getCollectionPostman', 'A Postman v2.1 collection file of its published queries'],
+  ['get', '/{name}/bundle', 'getCollectionBundle', 'The collection bundle (sluice-bundle): the newest version of each query, no history, keys, roles or connection details'],
+  [
+    'post',
+    '/import',
+    'importCollectionBundle',
+    'Import a collection bundle (JSON, or YAML as application/yaml), all or nothing; saves are audited save_query with source: import',
+    {
+      body: jsonBody(bundleFile),
+      parameters: [
+        queryParam('dry_run', { type: 'boolean' }, 'Only report what would be done'),
+        queryParam('on_conflict', { type: 'string', enum: [...ON_CONFLICT] }, 'An existing query of the same name: fail (default), skip it, or add a new version (never moving it from another collection)'),
+        queryParam('collection', text, "File the queries in this collection instead of the bundle's own"),
+      ],
+    },
+  ],
 ];
 
 const cacheRows: Row[] = [

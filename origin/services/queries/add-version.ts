@@ -5,7 +5,7 @@ import type { Caller } from '../../access/caller.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { queryVersions } from '../../store/schema/index.ts';
 import { checkDefinition } from './definition.ts';
-import type { VersionFields } from './fields.ts';
+import type { SaveSource, VersionFields } from './fields.ts';
 import { assertIfMatch, findQuery, readQuery } from './lookup.ts';
 import { reviseQuery } from './revise.ts';
 import { type QueryRead, versionSnapshot } from './view.ts';
@@ -34,14 +34,15 @@ async function carriedOver(db: StoreDb, queryId: number, input: VersionFields): 
  * `tags` and `cache_ttl` left out are the newest version's. It takes the query's next number
  * (never reused, even after deletes). With `publish` true it is published and
  * the prior published version becomes previous; otherwise it is a draft and
- * the published version keeps serving.
+ * the published version keeps serving. A `source` other than the API itself
+ * is named in the audit entry (`source: import`).
  */
 export async function addVersion(
   deps: AppDeps,
   actor: Caller,
   name: string,
   input: VersionFields,
-  { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {},
+  { workspace, ifMatch, source }: { workspace?: string; ifMatch?: string; source?: SaveSource } = {},
 ): Promise<QueryRead & { version: number }> {
   // An unknown query is a 404 before any definition problem.
   const query = await findQuery(deps.store.db, name, { workspace });
@@ -63,7 +64,7 @@ export async function addVersion(
       actor: actor.name,
       action: 'save_query',
       target: name,
-      changes: { ...versionSnapshot(name, version), published },
+      changes: { ...versionSnapshot(name, version), published, ...(source ? { source } : {}) },
     });
     return { ...(await readQuery(tx, row)), version: number };
   }));

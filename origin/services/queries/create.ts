@@ -6,7 +6,7 @@ import type { Caller } from '../../access/caller.ts';
 import { queries, queryVersions } from '../../store/schema/index.ts';
 import { isUniqueViolation } from '../connections/create.ts';
 import { checkDefinition } from './definition.ts';
-import { type CreateFields, assertValidName, collectionProblems } from './fields.ts';
+import { type CreateFields, type SaveSource, assertValidName, collectionProblems } from './fields.ts';
 import { afterQueryChange, announceQueryChange } from './definition-cache.ts';
 import { readQuery } from './lookup.ts';
 import { type QueryRead, versionSnapshot } from './view.ts';
@@ -17,9 +17,16 @@ export const queryExists = (name: string) => new SluiceError('query_exists', `A 
  * Saves a new query with its first version: a `save_query` change. Version 1
  * is published when `publish` is true, else a draft (nothing serves at
  * `/q/<name>` yet). The author defaults to the caller's name. The query, the
- * version and the audit entry (a full snapshot) commit together.
+ * version and the audit entry (a full snapshot) commit together. A `source`
+ * other than the API itself is named in the entry (`source: import`).
  */
-export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFields, workspace = 'default'): Promise<QueryRead> {
+export async function createQuery(
+  deps: AppDeps,
+  actor: Caller,
+  input: CreateFields,
+  workspace = 'default',
+  { source }: { source?: SaveSource } = {},
+): Promise<QueryRead> {
   assertValidName(input.name);
   const definition = await checkDefinition(deps.store.db, input, { problems: collectionProblems(input.collection), workspace });
   const { name } = input;
@@ -44,7 +51,7 @@ export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFie
         actor: actor.name,
         action: 'save_query',
         target: name,
-        changes: { ...versionSnapshot(name, version), collection, published },
+        changes: { ...versionSnapshot(name, version), collection, published, ...(source ? { source } : {}) },
       });
       return readQuery(tx, row);
     }));

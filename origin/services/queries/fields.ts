@@ -43,6 +43,9 @@ export const createFields = z.strictObject({
 });
 export type CreateFields = z.infer<typeof createFields>;
 
+/** Where a saved version came from when not from the Management API itself: its `save_query` audit entry says so. */
+export type SaveSource = 'import';
+
 /** POST /api/v1/queries/{name}/versions: the create body minus name and collection. */
 export const versionFields = z.strictObject(definitionShape);
 export type VersionFields = z.infer<typeof versionFields>;

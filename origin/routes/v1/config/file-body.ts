@@ -1,16 +1,14 @@
 import type { Context } from 'hono';
 import { badRequest } from '../../../errors.ts';
-import { bodyBytes } from '../../../http/body.ts';
+import { bodyBytes, isYamlBody } from '../../../http/body.ts';
 import type { AppEnv } from '../../../http/context.ts';
 import { type ConfigFile, fileSha256, parseConfigFile } from '../../../services/config/index.ts';
-
-const YAML_TYPES = /^(application|text)\/(x-)?yaml\b/i;
 
 /** The configuration file a request sends: YAML under `application/yaml`, else JSON; known by the SHA-256 of its bytes. */
 export async function readConfigBody(c: Context<AppEnv>): Promise<{ file: ConfigFile; sha256: string }> {
   const bytes = await bodyBytes(c);
   if (bytes.length === 0) throw badRequest('Request body is required: the configuration file, as JSON or as YAML with Content-Type: application/yaml');
-  const file = parseConfigFile(bytes, YAML_TYPES.test(c.req.header('content-type') ?? '') ? 'yaml' : 'json');
+  const file = parseConfigFile(bytes, isYamlBody(c) ? 'yaml' : 'json');
   return { file, sha256: fileSha256(bytes) };
 }
 

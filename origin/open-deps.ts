@@ -1,0 +1,71 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { CallerUsage } from './access/usage.ts';
+import { createCache } from './cache/index.ts';
+import { createRateLimiter } from './access/rate-limit/limiter.ts';
+import type { SignInVerifier } from './access/jwt.ts';
+import type { AppDeps } from './deps.ts';
+import { DriverRegistry } from './drivers/registry.ts';
+import type { Env } from './env.ts';
+import type { Logger } from './observability/logger.ts';
+import { ConnectionUsage } from './services/connections/usage.ts';
+import { HistoryRecorder } from './services/history/recorder.ts';
+import { openStore } from './store/open.ts';
+import { configureAudit } from './audit/options.ts';
+import { warnAboutAuditKey } from './audit/startup.ts';
+import { warnAboutStoredSecrets } from './secrets/startup.ts';
+import { EdgeSync } from './edge-sync/sync.ts';
+import { projectPath } from './paths.ts';
+
+export interface OpenedDeps {
+  deps: AppDeps;
+  /** Writes what is queued (runs, usage), then closes drivers, store, cache and limiter. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store and builds everything the verbs need, from a parsed
+ * environment: the origin's startup and the `sluice` command share it, so a
+ * command acting on the store sees exactly what a server would (audit key and
+ * limit, stored-secret warnings, drivers, caches). `edgeSync` is for a
+ * serving origin only; it is made but not started. Throws `DataDirLocked`
+ * when another process holds the embedded store.
+ */
+export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: withEdge }: { signIn: SignInVerifier; edgeSync: boolean }): Promise<OpenedDeps> {
+  const version: string = JSON.parse(readFileSync(projectPath('package.json'), 'utf8')).version;
+  // The data dir holds the embedded store and local files (the examples dataset) whatever the store is.
+  mkdirSync(env.SLUICE_DATA_DIR, { recursive: true });
+  const store = await openStore({ databaseUrl: env.SLUICE_DATABASE_URL, dataDir: env.SLUICE_DATA_DIR });
+  configureAudit({ key: env.SLUICE_AUDIT_KEY ?? null, limit: env.SLUICE_AUDIT_LOG_LIMIT ?? null });
+  await warnAboutAuditKey(store, env.SLUICE_AUDIT_KEY ?? null, logger);
+  await warnAboutStoredSecrets({ env, store, logger });
+  const drivers = new DriverRegistry({
+    poolSize: env.SLUICE_POOL_SIZE,
+    poolIdleTimeoutMs: env.SLUICE_POOL_IDLE_TIMEOUT * 1000,
+    allowWrites: env.SLUICE_ALLOW_WRITES,
+  });
+  const history = new HistoryRecorder(store, { retentionDays: env.SLUICE_HISTORY_RETENTION_DAYS, logger });
+  // Trims history kept past its retention once at startup; later flushes trim at most once a minute.
+  void history.flush();
+  const cache = await createCache(env, logger);
+  const rateLimiter = await createRateLimiter(env, logger);
+  const callerUsage = new CallerUsage(store, { logger });
+  history.on('run', (run) => callerUsage.recordRun(run));
+  const edgeSync =
+    withEdge && env.SLUICE_EDGE_URL
+      ? new EdgeSync({ url: env.SLUICE_EDGE_URL, secret: env.SLUICE_EDGE_SECRET!, store, env, logger, leaseMs: env.SLUICE_EDGE_LEASE * 1000 })
+      : undefined;
+  const deps: AppDeps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, signIn, history, cache, logger, version, edgeSync };
+  return {
+    deps,
+    async close() {
+      edgeSync?.stop();
+      await drivers.closeAll().catch(() => {});
+      // Queued runs are written before the store closes.
+      await history.close().catch(() => {});
+      await callerUsage.close().catch(() => {});
+      await store.close().catch(() => {});
+      await cache.close().catch(() => {});
+      await rateLimiter.close().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { badRequest } from '../../errors.ts';
+import { problemPath } from '../config/problems.ts';
+import { createFields } from '../queries/fields.ts';
+
+/**
+ * The collection bundle (`format: sluice-bundle`, `format_version: 1`): the
+ * newest version of each query of one collection, with what running it
+ * needs (SQL, description, tags, parameters, default connection name,
+ * `cache_ttl`) and nothing else: no history, keys, roles or connection
+ * details. An entry takes the saved-query API's own fields, so its checks
+ * are the API's (definition.ts); an unknown field is refused.
+ */
+
+export const BUNDLE_FORMAT = 'sluice-bundle';
+export const BUNDLE_VERSION = 1;
+
+/** What an import does with an entry whose name a query already has. */
+export const ON_CONFLICT = ['fail', 'skip', 'new-version'] as const;
+export type OnConflict = (typeof ON_CONFLICT)[number];
+
+export const bundleEntry = createFields.pick({
+  name: true,
+  sql: true,
+  description: true,
+  tags: true,
+  parameters: true,
+  connection_name: true,
+  cache_ttl: true,
+});
+export type BundleEntry = z.infer<typeof bundleEntry>;
+
+export const bundleFile = z.strictObject({
+  format: z.literal(BUNDLE_FORMAT, { error: `must be "${BUNDLE_FORMAT}"` }),
+  format_version: z.literal(BUNDLE_VERSION, { error: `must be ${BUNDLE_VERSION}: this server reads format_version ${BUNDLE_VERSION}` }),
+  /** The collection the queries were exported from; an import may file them elsewhere. */
+  collection: z.string().nullable().optional(),
+  queries: z.array(bundleEntry),
+});
+export type BundleFile = z.infer<typeof bundleFile>;
+
+/** As a bundle is written: every field present, `null` where it has no value. */
+export interface ExportedEntry {
+  name: string;
+  sql: string;
+  description: string | null;
+  tags: string[];
+  parameters: Record<string, unknown>;
+  connection_name: string | null;
+  cache_ttl: number | null;
+}
+
+export interface ExportedBundle {
+  format: typeof BUNDLE_FORMAT;
+  format_version: typeof BUNDLE_VERSION;
+  collection: string;
+  queries: ExportedEntry[];
+}
+
+const TOP_FIELDS = `a bundle holds ${Object.keys(bundleFile.shape).join(', ')}`;
+const ENTRY_FIELDS = `an entry holds ${Object.keys(bundleEntry.shape).join(', ')}`;
+
+/**
+ * A bundle from its parsed document, or 400 `invalid_request` whose `errors`
+ * map every problem to its path in the file (`queries[2].colour: unknown
+ * field`), all at once.
+ */
+export function readBundle(document: unknown): BundleFile {
+  const result = bundleFile.safeParse(document);
+  if (result.success) return result.data;
+  const errors: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      const known = issue.path.length === 0 ? TOP_FIELDS : ENTRY_FIELDS;
+      for (const key of issue.keys) errors[problemPath([...issue.path, key])] ??= `unknown field (${known})`;
+    } else {
+      errors[problemPath(issue.path) || 'bundle'] ??= issue.message;
+    }
+  }
+  throw badRequest(`Invalid bundle: ${Object.entries(errors).map(([path, problem]) => `${path}: ${problem}`).join('; ')}`, { errors });
+}
+
+/** The document of a bundle's text, JSON or YAML (JSON is YAML too, but its own parser names positions better). */
+export function parseBundleText(text: string, syntax: 'json' | 'yaml'): unknown {
+  try {
+    return syntax === 'json' ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw badRequest(`The bundle is not valid ${syntax.toUpperCase()}: ${(err as Error).message}`);
+  }
+}
