@@ -3,6 +3,8 @@ import type { BenchContext } from './context.ts';
 import { DUCK_TABLE } from './dataset.ts';
 import { rssMiB, watchPeak } from './memory.ts';
 import type { BenchOrigin } from './origin.ts';
+import type { Figure } from './report.ts';
+import { ratio } from './stats.ts';
 
 /**
  * An export of the benchmark table as parquet, set up over the Management
@@ -86,4 +88,30 @@ export async function exportOnce(ctx: BenchContext, origin: BenchOrigin, name: s
   ctx.log(`  origin export: ${Math.round(run.rowsPerSecond).toLocaleString('en-US')} rows/s, ` +
     `${(bytes / 2 ** 20).toFixed(0)} MiB, peak RSS ${peakRssMiB.toFixed(0)} MiB (idle ${idleRssMiB.toFixed(0)})`);
   return run;
+}
+
+/** The figures both export scenarios report of their runs: the origin's peak RSS against a goal, and every object stored at the size its run answered. */
+export function runFigures(runs: ExportRun[], storedSizes: number[], rssGoalMiB: number, noun: 'object' | 'file'): Figure[] {
+  const peak = Math.max(...runs.map((r) => r.peakRssMiB));
+  const rightSize = runs.filter((r, i) => storedSizes[i] === r.bytes).length;
+  return [
+    {
+      name: 'origin peak RSS',
+      value: peak,
+      unit: 'MiB',
+      baselineName: 'origin idle RSS before the first run',
+      baseline: runs[0]!.idleRssMiB,
+      ratio: ratio(peak, runs[0]!.idleRssMiB),
+      goal: { text: `<= ${rssGoalMiB} MB`, met: peak <= rssGoalMiB },
+    },
+    {
+      name: `${noun}s ${noun === 'object' ? 'stored' : 'written'} with the size the run answered`,
+      value: rightSize,
+      unit: `${noun}s`,
+      baselineName: 'runs',
+      baseline: runs.length,
+      ratio: ratio(rightSize, runs.length),
+      goal: { text: `every ${noun}, byte for byte in size`, met: rightSize === runs.length },
+    },
+  ];
 }

@@ -2,7 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Scenario } from '../lib/context.ts';
 import { DUCK_TABLE } from '../lib/dataset.ts';
-import { exportOnce, setUpExport, type ExportRun } from '../lib/export.ts';
+import { exportOnce, runFigures, setUpExport, type ExportRun } from '../lib/export.ts';
 import { checkNote, checkParquet } from '../lib/parquet-check.ts';
 import type { Figure } from '../lib/report.ts';
 import { duckCopyOnce, interleaved, medianOf, startStreamOrigin, type CopyRun } from '../lib/stream.ts';
@@ -36,8 +36,6 @@ export const exportLocal: Scenario = {
     const check = await checkParquet(file, runs[0].object, ctx.rows);
     const rate = medianOf(runs, (r) => r.rowsPerSecond);
     const baseRate = medianOf(both.baseline, (c) => c.rowsPerSecond);
-    const peak = Math.max(...runs.map((r) => r.peakRssMiB));
-    const rightSize = runs.filter((r, i) => onDisk[i] === r.bytes).length;
     const figures: Figure[] = [
       {
         name: 'throughput, export to a local folder',
@@ -47,24 +45,7 @@ export const exportLocal: Scenario = {
         baseline: baseRate,
         ratio: ratio(rate, baseRate),
       },
-      {
-        name: 'origin peak RSS',
-        value: peak,
-        unit: 'MiB',
-        baselineName: 'origin idle RSS before the first run',
-        baseline: runs[0].idleRssMiB,
-        ratio: ratio(peak, runs[0].idleRssMiB),
-        goal: { text: `<= ${RSS_GOAL_MIB} MB`, met: peak <= RSS_GOAL_MIB },
-      },
-      {
-        name: 'files written with the size the run answered',
-        value: rightSize,
-        unit: 'files',
-        baselineName: 'runs',
-        baseline: runs.length,
-        ratio: ratio(rightSize, runs.length),
-        goal: { text: 'every file, byte for byte in size', met: rightSize === runs.length },
-      },
+      ...runFigures(runs, onDisk, RSS_GOAL_MIB, 'file'),
       {
         name: 'rows read back by DuckDB (first file)',
         value: check.file.rows,

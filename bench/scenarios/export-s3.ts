@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { BenchContext, Scenario } from '../lib/context.ts';
 import { DUCK_TABLE } from '../lib/dataset.ts';
-import { exportOnce, setUpExport, type ExportRun } from '../lib/export.ts';
+import { exportOnce, runFigures, setUpExport, type ExportRun } from '../lib/export.ts';
 import { checkNote, checkParquet } from '../lib/parquet-check.ts';
 import type { Figure } from '../lib/report.ts';
 import { keyOf, PART_SIZE, QUEUE_SIZE, startBenchS3, type BenchS3 } from '../lib/s3.ts';
@@ -61,8 +61,6 @@ export const exportS3: Scenario = {
     const runs = both.target;
     const rate = medianOf(runs, (r) => r.rowsPerSecond);
     const baseRate = medianOf(both.baseline, (b) => b.rowsPerSecond);
-    const peak = Math.max(...runs.map((r) => r.peakRssMiB));
-    const rightSize = runs.filter((r, i) => stored[i] === r.bytes).length;
     const figures: Figure[] = [
       {
         name: 'end-to-end throughput, export to S3',
@@ -73,24 +71,7 @@ export const exportS3: Scenario = {
         ratio: ratio(rate, baseRate),
         goal: { text: `>= ${RATE_GOAL} of the baseline's rate`, met: rate / baseRate >= RATE_GOAL },
       },
-      {
-        name: 'origin peak RSS',
-        value: peak,
-        unit: 'MiB',
-        baselineName: 'origin idle RSS before the first run',
-        baseline: runs[0].idleRssMiB,
-        ratio: ratio(peak, runs[0].idleRssMiB),
-        goal: { text: `<= ${RSS_GOAL_MIB} MB`, met: peak <= RSS_GOAL_MIB },
-      },
-      {
-        name: 'objects stored with the size the run answered',
-        value: rightSize,
-        unit: 'objects',
-        baselineName: 'runs',
-        baseline: runs.length,
-        ratio: ratio(rightSize, runs.length),
-        goal: { text: 'every object, byte for byte in size', met: rightSize === runs.length },
-      },
+      ...runFigures(runs, stored, RSS_GOAL_MIB, 'object'),
       {
         name: 'rows read back by DuckDB (first object, downloaded)',
         value: check.file.rows,
