@@ -13,6 +13,8 @@ export interface MongoEnv {
   origin: Origin;
   /** The name of a mongodb connection to the server's `test` database. */
   connection: string;
+  /** The server key's header when the origin has one. */
+  headers: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -20,12 +22,14 @@ export async function startMongoEnv(env: Record<string, string> = {}): Promise<M
   const mongo = await startMongo();
   const origin = await startOrigin({ env: { TZ: ZONE, ...env } });
   const connection = unique('mongo');
-  const res = await origin.call('POST', '/api/v1/connections', { name: connection, db: 'mongodb', host: mongo.host, port: mongo.port, database: 'test' });
+  const key = env.SLUICE_API_KEY ? { 'x-api-key': env.SLUICE_API_KEY } : {};
+  const res = await origin.call('POST', '/api/v1/connections', { name: connection, db: 'mongodb', host: mongo.host, port: mongo.port, database: 'test' }, key);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return {
     mongo,
     origin,
     connection,
+    headers: key,
     async close() {
       await origin.stop();
       await mongo.stop();
@@ -42,7 +46,7 @@ export async function seed(env: MongoEnv, documents: Document[], prefix = 'docs'
 }
 
 /** `POST /execute_mongo` with the query string `query`. */
-export function executeMongo(env: MongoEnv, body: Record<string, unknown>, query: Record<string, string | number> = {}) {
+export function executeMongo(env: MongoEnv, body: Record<string, unknown>, query: Record<string, string | number> = {}, headers: Record<string, string> = env.headers) {
   const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
-  return env.origin.fetch(`/execute_mongo${search.size > 0 ? `?${search}` : ''}`, { method: 'POST', json: { connection_name: env.connection, ...body } });
+  return env.origin.fetch(`/execute_mongo${search.size > 0 ? `?${search}` : ''}`, { method: 'POST', headers, json: { connection_name: env.connection, ...body } });
 }
