@@ -22,7 +22,7 @@ export async function startMongoEnv(env: Record<string, string> = {}): Promise<M
   const mongo = await startMongo();
   const origin = await startOrigin({ env: { TZ: ZONE, ...env } });
   const connection = unique('mongo');
-  const key = env.SLUICE_API_KEY ? { 'x-api-key': env.SLUICE_API_KEY } : {};
+  const key: Record<string, string> = env.SLUICE_API_KEY ? { 'x-api-key': env.SLUICE_API_KEY } : {};
   const res = await origin.call('POST', '/api/v1/connections', { name: connection, db: 'mongodb', host: mongo.host, port: mongo.port, database: 'test' }, key);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return {
