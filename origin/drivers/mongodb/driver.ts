@@ -69,13 +69,13 @@ export class MongoDriver implements DocumentDriver {
   }
 
   async find(request: DocumentRequest): Promise<DocumentCursor> {
-    let collection;
+    let db;
     try {
-      collection = this.databaseOf().collection(request.query.collection);
+      db = this.databaseOf();
     } catch (error) {
       throw this.failed(error);
     }
-    return openCursor(new FindStatement(collection, request), {
+    return openCursor(new FindStatement(db, request), {
       request,
       fail: (error) => this.failed(error),
       isTimeout: (error) => (error as { code?: unknown }).code === MAX_TIME_MS_EXPIRED,
@@ -121,28 +121,31 @@ export class MongoDriver implements DocumentDriver {
   }
 }
 
-type Collection = ReturnType<ReturnType<MongoClient['db']>['collection']>;
+type Db = ReturnType<MongoClient['db']>;
 
 /**
  * One find as the shared cursor life runs it (cursor.ts): the first batch is
  * read before the run resolves, later ones on demand. The time limit is sent
  * as `maxTimeMS` and also kept on this side: `interrupt` aborts a command in
- * flight (the driver closes that connection) and `finish` closes the server's
- * cursor (`killCursors`) whenever the documents were not all read.
+ * flight (the driver closes that connection, and with it forgets the cursor)
+ * and `finish` closes the server's cursor whenever the documents were not all
+ * read: the driver's own `killCursors`, or ours when a cancel made the driver
+ * drop the cursor (a server keeps an abandoned cursor for minutes).
  */
 class FindStatement implements StatementSource<DocumentFields[]> {
   private cursor: FindCursor | null = null;
   private readonly controller = new AbortController();
   private pulling = false;
+  private cancelled = false;
 
   constructor(
-    private readonly collection: Collection,
+    private readonly db: Db,
     private readonly request: DocumentRequest,
   ) {}
 
   async start() {
     const { query, timeoutMs, batchSize } = this.request;
-    this.cursor = this.collection.find(query.filter, {
+    this.cursor = this.db.collection(query.collection).find(query.filter, {
       projection: query.projection ?? undefined,
       sort: (query.sort ?? undefined) as never,
       skip: query.skip > 0 ? query.skip : undefined,
@@ -168,10 +171,18 @@ class FindStatement implements StatementSource<DocumentFields[]> {
 
   interrupt(): void {
     // Between batches nothing is in flight: `finish` closes the server's cursor. A command in flight is aborted.
-    if (this.pulling) this.controller.abort(new Error('cancelled'));
+    if (!this.pulling) return;
+    this.cancelled = true;
+    this.controller.abort(new Error('cancelled'));
   }
 
   async finish(_outcome: Outcome): Promise<void> {
-    await this.cursor?.close().catch(() => {});
+    const cursor = this.cursor;
+    if (!cursor) return;
+    const id = cursor.id;
+    await cursor.close().catch(() => {});
+    if (this.cancelled && id && !id.isZero()) {
+      await this.db.command({ killCursors: this.request.query.collection, cursors: [id] }).catch(() => {});
+    }
   }
 }
