@@ -42,6 +42,8 @@ export interface TestMongo {
   commands: ReceivedCommand[];
   /** Open server cursors on collections whose name contains `marker`. */
   openCursors(marker: string): number;
+  /** The emulator's storage, to load many documents without the wire (the bench). */
+  storage(): { insertMany(database: string, collection: string, documents: Record<string, unknown>[]): Promise<unknown> };
   stop(): Promise<void>;
 }
 
@@ -90,6 +92,7 @@ export async function startMongo(): Promise<TestMongo> {
       return client;
     },
     commands,
+    storage: () => server.getStorage(),
     openCursors: (marker) => [...router.cursors.values()].filter((cursor) => cursor.collection.includes(marker)).length,
     async stop() {
       for (const timer of timers) clearTimeout(timer);
