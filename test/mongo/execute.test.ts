@@ -61,6 +61,21 @@ describe('POST /execute_mongo', () => {
     expect(csv).toBe('tags,crew,big\r\n"[""scifi"",""horror""]","{""director"":""Scott"",""budget"":-9007199254740993}",9007199254740993\r\n');
   });
 
+  it('answers a page in every format; nested values as JSON text in tsv and xlsx', async () => {
+    const body = { collection: films, filter: { title: 'Alien' }, projection: { _id: 0, title: 1, crew: 1 } };
+    const yaml = await (await executeMongo(env, body, { format: 'yaml' })).text();
+    expect(yaml).toContain('crew: {"director":"Scott","budget":-9007199254740993}');
+    const xml = await (await executeMongo(env, body, { format: 'xml' })).text();
+    expect(xml).toContain('Scott');
+    const tsv = await (await executeMongo(env, body, { format: 'tsv' })).text();
+    expect(tsv).toBe('title\tcrew\nAlien\t{"director":"Scott","budget":-9007199254740993}\n');
+    for (const format of ['xlsx', 'parquet']) {
+      const res = await executeMongo(env, body, { format });
+      expect([format, res.status, res.headers.get('content-disposition')]).toEqual([format, 200, `attachment; filename="result.${format}"`]);
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
+  });
+
   it('refuses a non-mongodb connection, and /execute_sql refuses a mongodb one', async () => {
     const sqlConnection = await env.origin.call('POST', '/execute_mongo', { connection_name: 'examples', collection: 'films' });
     expect([sqlConnection.status, sqlConnection.body.error]).toEqual([400, expect.stringContaining('mongodb connections')]);
