@@ -57,6 +57,15 @@ describe('saved document queries', () => {
     expect((await call('GET', `/q/${name}`)).status).toBe(400);
   });
 
+  it('are cached like SQL queries, and listed in /catalog with their parameters', async () => {
+    const { name } = await saveQuery({ mongo_filter: { genre: ':g' }, parameters: { g: 'string' }, cache_ttl: 60 });
+    const first = await call('GET', `/q/${name}?g=crime`);
+    const second = await call('GET', `/q/${name}?g=crime`);
+    expect([first.headers.get('x-cache'), second.headers.get('x-cache'), second.body]).toEqual(['MISS', 'HIT', first.body]);
+    const catalog = await call('GET', '/catalog');
+    expect(catalog.body.queries.find((q: { name: string }) => q.name === name)).toMatchObject({ cache_ttl: 60, connection_name: env.connection });
+  });
+
   it('refuses on save what runs code, reads other collections or cannot bind', async () => {
     const base = { name: unique('bad'), query_type: 'mongo', connection_name: env.connection, mongo_collection: films };
     const where = await call('POST', '/api/v1/queries', { ...base, mongo_filter: { $and: [{ $where: 'sleep(100) || true' }] } });
