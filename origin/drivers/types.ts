@@ -156,7 +156,7 @@ export interface DocumentQuery {
 }
 
 export interface DocumentRequest extends Pick<RunRequest, 'timeoutMs' | 'signal' | 'batchSize'> {
-  /** Optional in the database named by the connection, else its default database. */
+  /** The find to run, in the connection's database. */
   query: DocumentQuery;
 }
 

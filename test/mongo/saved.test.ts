@@ -52,6 +52,9 @@ describe('saved document queries', () => {
     expect(await page.json()).toEqual([{ title: 'Heat', year: 1995 }, { title: 'Up', year: 2009 }]);
     const last = await call('GET', `/q/${name}?from=1990&page_size=2&page=2`);
     expect([last.body, last.headers.get('x-has-more')]).toEqual([[{ title: '$title', year: 2020 }], 'false']);
+    // A whole number past 2^53 is bound as a 64-bit integer, exactly.
+    const big = await call('GET', `/q/${name}?from=9007199254740993`);
+    expect([big.status, big.body]).toEqual([200, { message: 'No results returned' }]);
     const bad = await call('GET', `/q/${name}?from=abc`);
     expect([bad.status, Object.keys(bad.body.errors)]).toEqual([400, ['from']]);
     expect((await call('GET', `/q/${name}`)).status).toBe(400);

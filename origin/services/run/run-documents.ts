@@ -219,7 +219,8 @@ async function start(deps: AppDeps, input: DocumentRunInput, query: DocumentQuer
   const observed = observeQuery(deps, input.scope, {
     connection: name,
     dialect: 'mongodb',
-    sql: createHash('sha256').update(JSON.stringify(query)).digest('hex'),
+    // The query log hashes what it is given; a bound 64-bit integer is a bigint, which JSON cannot hold.
+    sql: createHash('sha256').update(JSON.stringify(query, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))).digest('hex'),
     paging: input.options.paging,
     timeoutMs: input.options.timeoutMs,
   });
