@@ -21,7 +21,7 @@ export interface ExportOptions {
   kinds?: AppliedKind[];
   /** The workspace whose objects are written; default `default`. */
   workspace?: string;
-  /** Include the bundled examples' connections and queries; default false. */
+  /** Include the examples' objects (connection, queries, roles, keys); default false. */
   examples?: boolean;
 }
 
@@ -101,8 +101,8 @@ async function queryEntries(db: StoreDb, workspace: string, examples: boolean): 
   return entries;
 }
 
-async function roleEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
-  const rows = await db.select().from(roles).where(eq(roles.workspace, workspace));
+async function roleEntries(db: StoreDb, workspace: string, examples: boolean): Promise<Entry[]> {
+  const rows = (await db.select().from(roles).where(eq(roles.workspace, workspace))).filter((row) => examples || !row.example);
   return rows.map((row) => ({ name: row.name, ...grantEntry(row.grants) }));
 }
 
@@ -111,8 +111,8 @@ async function roleEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
  * grants it still holds is written with `role` (which then stays live);
  * any other with its own grants.
  */
-async function keyEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.workspace, workspace));
+async function keyEntries(db: StoreDb, workspace: string, examples: boolean): Promise<Entry[]> {
+  const rows = (await db.select().from(apiKeys).where(eq(apiKeys.workspace, workspace))).filter((row) => examples || !row.example);
   const entries: Entry[] = [];
   for (const row of rows) {
     const [role] = row.createdFromRole
@@ -143,8 +143,8 @@ async function exportEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
  * encrypted one is written as a placeholder named after the object
  * (`${SLUICE_PW_<CONNECTION>}`, `${SLUICE_DESTINATION_PW_<DESTINATION>}`),
  * and applying the file warns while that variable is unset. Keys carry
- * their current `secret_sha256`. The examples' connections and queries are
- * left out unless asked for.
+ * their current `secret_sha256`. The examples' objects (connection, queries,
+ * role, keys) are left out unless asked for.
  */
 export async function exportConfig(deps: AppDeps, options: ExportOptions = {}): Promise<ConfigFile> {
   const workspace = options.workspace ?? DEFAULT_WORKSPACE;
@@ -154,8 +154,8 @@ export async function exportConfig(deps: AppDeps, options: ExportOptions = {}): 
     connections: (db) => connectionEntries(db, workspace, examples),
     destinations: (db) => destinationEntries(db, workspace),
     queries: (db) => queryEntries(db, workspace, examples),
-    roles: (db) => roleEntries(db, workspace),
-    api_keys: (db) => keyEntries(db, workspace),
+    roles: (db) => roleEntries(db, workspace, examples),
+    api_keys: (db) => keyEntries(db, workspace, examples),
     exports: (db) => exportEntries(db, workspace),
   };
   const file: Record<string, unknown> = { format: CONFIG_FORMAT, format_version: CONFIG_FORMAT_VERSION };
