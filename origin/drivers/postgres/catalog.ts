@@ -45,18 +45,20 @@ async function pgSchema(sql: postgres.Sql, maxColumns: number): Promise<SchemaLi
 }
 
 const COMMENTS_SQL = `
-select case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end,
-       case when d.objsubid = 0 then null else a.attname end,
-       d.description
-  from pg_description d
-  join pg_class c on c.oid = d.objoid and d.classoid = 'pg_class'::regclass
-  join pg_namespace n on n.oid = c.relnamespace
-  left join pg_attribute a on a.attrelid = c.oid and a.attnum = d.objsubid and d.objsubid > 0
- where c.relkind in ('r', 'p', 'v', 'm', 'f')
-   and n.nspname not in ('pg_catalog', 'information_schema')
-   and n.nspname !~ '^pg_(toast|temp_)'
-   and (d.objsubid = 0 or (a.attnum is not null and not a.attisdropped))
- order by 1 collate "C", d.objsubid`;
+select qname, attname, description from (
+  select case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end as qname,
+         case when d.objsubid = 0 then null else a.attname end as attname,
+         d.description, d.objsubid
+    from pg_description d
+    join pg_class c on c.oid = d.objoid and d.classoid = 'pg_class'::regclass
+    join pg_namespace n on n.oid = c.relnamespace
+    left join pg_attribute a on a.attrelid = c.oid and a.attnum = d.objsubid and d.objsubid > 0
+   where c.relkind in ('r', 'p', 'v', 'm', 'f')
+     and n.nspname not in ('pg_catalog', 'information_schema')
+     and n.nspname !~ '^pg_(toast|temp_)'
+     and (d.objsubid = 0 or (a.attnum is not null and not a.attisdropped))
+) found
+ order by qname collate "C", objsubid`;
 
 /** `COMMENT ON TABLE/VIEW/COLUMN` of the tables the listing shows, named as it names them. */
 async function pgComments(sql: postgres.Sql) {
