@@ -152,6 +152,34 @@ describe('descriptions and notes by hand', () => {
   });
 });
 
+describe("a saved query's columns", () => {
+  it('are described in /catalog and /openapi.json from the connection descriptions of the columns they read', async () => {
+    await origin.call('POST', '/api/v1/connections/examples/descriptions/import', undefined, admin);
+    const name = unique('described_q');
+    const made = await origin.call(
+      'POST',
+      '/api/v1/queries',
+      {
+        name,
+        sql: 'select f.title, f.price as cost, count(*) as rentals from films f join rentals r on r.film_id = f.id group by f.title, f.price',
+        connection_name: 'examples',
+        publish: true,
+      },
+      admin,
+    );
+    expect(made.status).toBe(201);
+    const catalog = (await origin.call('GET', '/catalog', undefined, admin)).body;
+    expect(catalog.queries.find((q: any) => q.name === name).columns).toEqual([
+      { name: 'title', description: 'Title as released; may contain quotes, commas, accents, CJK, Arabic or emoji.' },
+      { name: 'cost', description: 'Rental price in euros, exact to the cent.' },
+      { name: 'rentals', description: null },
+    ]);
+    const doc = (await origin.call('GET', '/openapi.json', undefined, admin)).body;
+    expect(doc.paths[`/q/${name}`].get.description).toContain('Columns:\n- `title`: Title as released;');
+    expect(doc.paths[`/q/${name}`].get.description).toContain('- `cost`: Rental price in euros, exact to the cent.');
+  });
+});
+
 describe('the kept schema route', () => {
   it('answers with Deprecation and a Link to its successor, and is deprecated in /openapi.json; table_ddl is not', async () => {
     const res = await origin.fetch('/connections/examples/schema', { headers: admin });
