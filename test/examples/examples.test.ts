@@ -1,12 +1,11 @@
-import { eq, inArray } from 'drizzle-orm';
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../origin/store/open.ts';
 import { apiKeys, examplesState, queries } from '../../origin/store/schema/index.ts';
-import { type Origin, startOrigin } from '../harness/origin.ts';
 import { tempDir } from '../api/connections-fixtures.ts';
-import { cp } from 'node:fs/promises';
-import { join } from 'node:path';
-import { templateDir } from '../harness/origin.ts';
+import { type Origin, startOrigin, templateDir } from '../harness/origin.ts';
 
 /**
  * The examples tour (POST/GET/DELETE /api/v1/examples) as a newcomer meets
@@ -178,6 +177,19 @@ describe('installing', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('needs examples.write to install or remove; reading the status needs queries.read', async () => {
+    const origin = await start();
+    expect((await origin.call('POST', '/api/v1/administrators', { name: 'dev_examples', role: 'developer' }, admin)).status).toBe(201);
+    const issued = await origin.call('POST', '/api/v1/administrators/dev_examples/tokens', { label: 'test' }, admin);
+    const developer = { authorization: `Bearer ${issued.body.secret}` };
+    expect((await origin.call('GET', '/api/v1/examples', undefined, developer)).status).toBe(200);
+    for (const method of ['POST', 'DELETE']) {
+      const refused = await origin.call(method, '/api/v1/examples', undefined, developer);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toContain('examples.write');
+    }
+  });
+
   it('on an open server is refused: its keys would turn authentication on', async () => {
     const origin = await startOrigin({ edge: false });
     started.push(origin);
@@ -200,7 +212,7 @@ describe('installing', () => {
     const store = await openStore({ dataDir });
     try {
       await store.db.delete(apiKeys).where(eq(apiKeys.name, 'example_rentals_key'));
-      await store.db.delete(queries).where(inArray(queries.name, ['example_rentals_by_month']));
+      await store.db.delete(queries).where(eq(queries.name, 'example_rentals_by_month'));
       await store.db.update(examplesState).set({ status: 'partial' });
     } finally {
       await store.close();
