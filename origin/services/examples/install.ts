@@ -80,13 +80,15 @@ export async function installExamples(deps: AppDeps, actor: Caller): Promise<Exa
         await d.store.db.update(roles).set({ example: true }).where(eq(roles.name, role.name));
       });
     }
-    for (const key of missing.keys) {
-      await step(deps, async (d) => {
-        const made = await createKey(d, actor, key);
+    // The keys last and together: a secret is shown only by the answer of the install that made its key.
+    const made: Record<string, string> = {};
+    await step(deps, async (d) => {
+      for (const key of missing.keys) {
+        made[key.name] = (await createKey(d, actor, key)).key.secret;
         await d.store.db.update(apiKeys).set({ example: true }).where(eq(apiKeys.name, key.name));
-        keySecrets[key.name] = made.key.secret;
-      });
-    }
+      }
+    });
+    Object.assign(keySecrets, made);
   } finally {
     // The verbs invalidated names before their commits, when another request could still cache the old rows.
     connectionCache(deps.store).reset();
