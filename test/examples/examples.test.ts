@@ -156,6 +156,14 @@ describe('installing', () => {
     expect(await auditActions(origin)).toEqual(audit);
   });
 
+  it('twice at once on one origin: they take turns, and the secrets are shown by one answer only', async () => {
+    const origin = await start();
+    const answers = await Promise.all([1, 2].map(() => origin.call('POST', '/api/v1/examples', undefined, admin)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.map((a) => Object.keys(a.body.key_secrets).length).sort()).toEqual([0, 2]);
+    expect((await auditActions(origin)).filter((action) => action === 'load_examples')).toHaveLength(2);
+  });
+
   it('refuses a name taken by an object of your own with 409 examples_conflict, changing nothing', async () => {
     const origin = await start();
     const mine = await origin.call('POST', '/api/v1/queries', { name: 'example_top_films', sql: 'select 1 as one', connection_name: 'examples', publish: true }, admin);

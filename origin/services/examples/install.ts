@@ -14,6 +14,7 @@ import { createRole } from '../roles/create.ts';
 import { ensureDatasetFile, insertDatasetConnection, takeExamplesLock } from './ensure.ts';
 import { type ExamplesStatus, examplesStatus, setExamplesState, takenByOthers } from './status.ts';
 import { EXAMPLES_CONNECTION, TOUR_COLLECTIONS, TOUR_KEYS, TOUR_QUERIES, TOUR_ROLES } from './tour.ts';
+import { inTurn } from './turns.ts';
 
 /** The answer to an install: the status after it, and the secret of each key it made, shown this once. */
 export interface ExamplesInstall extends ExamplesStatus {
@@ -37,9 +38,13 @@ interface Conflict {
  * audited `via: examples`; the state says `partial` from the first change
  * to the `load_examples` entry that ends the install.
  */
-export async function installExamples(deps: AppDeps, actor: Caller): Promise<ExamplesInstall> {
+export function installExamples(deps: AppDeps, actor: Caller): Promise<ExamplesInstall> {
   // The tour's keys would turn an open server's authentication on, leaving nobody able to manage it.
   assertNotOpen(actor);
+  return inTurn(() => install(deps, actor));
+}
+
+async function install(deps: AppDeps, actor: Caller): Promise<ExamplesInstall> {
   const db = deps.store.db;
   const conflicts = await findConflicts(deps);
   if (conflicts.length > 0) {

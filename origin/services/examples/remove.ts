@@ -14,6 +14,7 @@ import { forgetQueryDefinitions } from '../queries/definition-cache.ts';
 import { deleteQuery } from '../queries/delete.ts';
 import { deleteRole } from '../roles/delete.ts';
 import { takeExamplesLock } from './ensure.ts';
+import { inTurn } from './turns.ts';
 import { type ExamplesStatus, examplesStateOf, examplesStatus, setExamplesState } from './status.ts';
 
 /** The answer to DELETE /api/v1/examples. */
@@ -36,7 +37,11 @@ const REASON = 'examples removed (DELETE /api/v1/examples)';
  * `keys_still_granted` (their grants then name nothing that exists). A
  * second call removes nothing and writes nothing.
  */
-export async function removeExamples(deps: AppDeps, actor: Caller): Promise<ExamplesRemoval> {
+export function removeExamples(deps: AppDeps, actor: Caller): Promise<ExamplesRemoval> {
+  return inTurn(() => remove(deps, actor));
+}
+
+async function remove(deps: AppDeps, actor: Caller): Promise<ExamplesRemoval> {
   const db = deps.store.db;
   const present = await examplesStatus(db);
   const stillGranted = await keysNaming(deps, present);
