@@ -12,8 +12,8 @@ import { type Rules, parseDefinitions } from '../../../shared/parameters/index.t
 /**
  * The published queries a caller reaches, as `/catalog` and `/openapi.json`
  * show them. What the SQL says is read here (write or read, undeclared
- * markers) and the text itself goes no further: nothing past this module can
- * put SQL into a discovery answer.
+ * markers, the names of the columns it selects) and the text itself goes no
+ * further: nothing past this module can put SQL into a discovery answer.
  */
 export interface DiscoveredQuery {
   name: string;
