@@ -85,6 +85,24 @@ describe('the descriptions section', () => {
   });
 });
 
+describe('under SLUICE_CONFIG_LOCKED', () => {
+  it('refuses PATCH and import of descriptions a file manages with 409 config_managed', async () => {
+    const locked = await startConfigOrigin({ edge: false, env: { SLUICE_CONFIG_LOCKED: '1' } });
+    try {
+      const conn = unique('lk');
+      const file = configFile({ connections: [{ name: conn, db: 'duckdb', database: `${conn}.duckdb` }], descriptions: { [conn]: { items: [{ table: 't', description: 'x' }] } } });
+      expect((await sendFile(locked, 'apply', file)).status).toBe(200);
+      const patch = await admin(locked, 'PATCH', `/api/v1/connections/${conn}/descriptions`, { items: [{ table: 't', description: 'y' }] });
+      expect(patch.status).toBe(409);
+      expect(patch.body.code).toBe('config_managed');
+      expect((await admin(locked, 'POST', `/api/v1/connections/${conn}/descriptions/import`)).body.code).toBe('config_managed');
+      expect((await admin(locked, 'GET', `/api/v1/connections/${conn}/descriptions`)).body.items).toEqual([{ table: 't', column: null, description: 'x' }]);
+    } finally {
+      await locked.stop();
+    }
+  });
+});
+
 describe('config export and the examples', () => {
   it('leaves the examples out unless asked for, and includes them all with examples=true', async () => {
     expect((await admin(origin, 'POST', '/api/v1/examples')).status).toBe(200);

@@ -141,6 +141,12 @@ describe('descriptions and notes by hand', () => {
     expect(second.body.notes).toBe('Nightly copy of production');
     expect((await schemaOf(connection)).notes).toBe('Nightly copy of production');
 
+    // They go with their connection: one made again under the name starts with none.
+    const rows = await origin.call('DELETE', `/api/v1/connections/${connection}`, { reason: 'test' }, admin);
+    expect(rows.status).toBe(200);
+    expect((await origin.call('POST', '/api/v1/connections', { name: connection, db: 'duckdb', database: file }, admin)).status).toBe(201);
+    expect((await origin.call('GET', `/api/v1/connections/${connection}/descriptions`, undefined, admin)).body).toEqual({ connection, notes: null, items: [] });
+
     const unknown = await origin.call('PATCH', `/api/v1/connections/${connection}/descriptions`, { items: [{ table: 'a', text: 'x' }] }, admin);
     expect(unknown.status).toBe(400);
     expect(unknown.body.code).toBe('unknown_field');
