@@ -30,6 +30,7 @@ import { collectionsApi } from './routes/v1/collections/index.ts';
 import { configApi } from './routes/v1/config/index.ts';
 import { connectionsApi } from './routes/v1/connections/index.ts';
 import { destinationsApi } from './routes/v1/destinations/index.ts';
+import { examplesApi } from './routes/v1/examples/index.ts';
 import { exportsApi } from './routes/v1/exports/index.ts';
 import { historyApi } from './routes/v1/history/index.ts';
 import { meApi } from './routes/v1/me.ts';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v1/collections', collectionsApi);
   app.route('/api/v1/connections', connectionsApi);
   app.route('/api/v1/destinations', destinationsApi);
+  app.route('/api/v1/examples', examplesApi);
   app.route('/api/v1/exports', exportsApi);
   app.route('/api/v1/history', historyApi);
   app.route('/api/v1/queries', queriesApi);

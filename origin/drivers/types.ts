@@ -93,6 +93,13 @@ export interface SchemaListing {
   truncated: boolean;
 }
 
+/** A comment the database keeps on a table (`column` null) or a column; tables named as in the schema listing. */
+export interface CatalogComment {
+  table: string;
+  column: string | null;
+  comment: string;
+}
+
 /** One connection's way into its database. Instances are pooled per distinct settings. */
 export interface Driver {
   readonly type: DriverType;
@@ -119,6 +126,8 @@ export interface Driver {
   /** Tables and columns; at most `maxColumns` columns in all, then `truncated`. */
   schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing>;
   databases(): Promise<string[]>;
+  /** The comments of the connection's own database (`COMMENT ON`...); null for an engine that keeps none (SQLite). */
+  comments(): Promise<CatalogComment[] | null>;
   /** DDL text for one table, as the database would write it (or a reconstruction). */
   tableDdl(table: string): Promise<string>;
   /** Opens a session and runs a trivial statement. */

@@ -100,6 +100,9 @@ export const STATIC_ENDPOINTS: Endpoint[] = [
     id: 'getConnectionSchema',
     tag: 'Connections',
     summary: 'Tables and columns of a connection',
+    description:
+      'Deprecated: the successor is GET /api/v1/connections/{name}/schema, which adds descriptions. Answers carry `Deprecation` and `Link: <...>; rel="successor-version"`. Granted scoped keys may still use this route.',
+    deprecated: true,
     family: 'query',
     parameters: [queryParam('database', { type: 'string' }, 'Another database on the same server, where the type has several')],
     responses: json('SchemaListing'),
