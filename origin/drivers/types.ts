@@ -139,9 +139,8 @@ export interface Driver {
    */
   streamLines?(request: RunRequest, format: LineFormat): Promise<LineStream | null>;
   /**
-   * Optional parquet push-down for `stream=true` and exports: runs the
-   * statement so that the database itself writes the whole result as a
-   * parquet file with the column names, logical types and values the JS
+   * Optional parquet push-down for exports: runs the statement so that the
+   * database itself writes the whole result as a parquet file with the column names, logical types and values the JS
    * writer (formats/parquet.ts) gives `run()`'s rows, row groups of
    * `rowGroupRows(columns)` rows, and streams the file's bytes (a caller
    * that gave `path` may take the file there instead). Resolves
@@ -149,7 +148,9 @@ export interface Driver {
    * type, a value met while writing that the JS writer would type otherwise,
    * no room to run it): the caller then runs the statement with `run()`.
    * Otherwise as `streamLines`: the statement's own errors reject, and the
-   * time limit, the abort signal and `close()` stop it.
+   * time limit, the abort signal and `close()` stop it. It resolves only
+   * once the file is complete: a `stream=true` download, whose headers go
+   * before the file is written, keeps the JS writer (ADR 0021).
    */
   streamParquet?(request: RunRequest, options: ParquetOptions): Promise<ParquetStream | null>;
   /** Tables and columns; at most `maxColumns` columns in all, then `truncated`. */

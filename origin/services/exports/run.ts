@@ -130,7 +130,7 @@ async function deliver(deps: AppDeps, actor: Caller, fields: ExportFields, input
   // A parquet file the database writes itself goes straight to a folder's temporary file, never copied.
   const reserved = fields.format === 'parquet' && fields.incremental === null && store.reserveFile ? await store.reserveFile(key) : null;
   try {
-    const stream = await runStream(deps, { ...prepared.input, signal: input.signal, scope: NO_REQUEST, valuesOnly: fields.incremental !== null, parquetPath: reserved?.path });
+    const stream = await runStream(deps, { ...prepared.input, signal: input.signal, scope: NO_REQUEST, valuesOnly: fields.incremental !== null, parquetFile: { path: reserved?.path } });
     try {
       if (reserved && stream.body.kind === 'file' && stream.body.path === reserved.path) {
         await stream.complete();

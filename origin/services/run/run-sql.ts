@@ -24,8 +24,12 @@ export interface RunInput {
   scope: RequestScope;
   /** The consumer reads the values (an incremental export tracks its column): never the database's own lines. */
   valuesOnly?: boolean;
-  /** Where a parquet file the database writes itself goes (a new file the caller owns), instead of a temporary file. */
-  parquetPath?: string;
+  /**
+   * The consumer waits for the whole result anyway (an export run): the
+   * database may write a parquet file whole before the run opens (ADR 0021),
+   * at `path` (a new file the caller owns) or in a temporary file.
+   */
+  parquetFile?: { path?: string };
 }
 
 interface RunBase {
@@ -151,14 +155,14 @@ type Opened =
 /**
  * The driver's push-down of the format (`Driver.streamLines`,
  * `Driver.streamParquet`), when it has one and can write every column
- * exactly. A parquet file is written whole before its first byte goes, so
- * a stream with a row cap (which must know whether rows were left over)
- * keeps the JS writer.
+ * exactly. A parquet file is written whole before the run opens, so only
+ * for a consumer that asked for that (`parquetFile`: an export), and not
+ * with a row cap (which must know whether rows were left over).
  */
 async function startPushdown(driver: Driver, request: RunRequest, format: string, input: RunInput): Promise<Opened | null> {
   if (format === 'parquet') {
-    if (!driver.streamParquet || input.options.streamMaxRows !== undefined) return null;
-    const cursor = await driver.streamParquet(request, { rowGroupRows, path: input.parquetPath });
+    if (!driver.streamParquet || !input.parquetFile || input.options.streamMaxRows !== undefined) return null;
+    const cursor = await driver.streamParquet(request, { rowGroupRows, path: input.parquetFile.path });
     return cursor && { kind: 'file', cursor };
   }
   if (!driver.streamLines || !LINE_FORMATS.has(format)) return null;
