@@ -15,6 +15,12 @@ export interface LoadTarget {
   url: string;
   /** A JSON body sent with POST; none: a GET. */
   body?: unknown;
+  /**
+   * Builds each request's headers and JSON body instead (a POST), from a
+   * per-connection context autocannon keeps: an MCP session per connection,
+   * a JSON-RPC id per request.
+   */
+  perRequest?: (context: Record<string, unknown>) => { headers: Record<string, string>; body: unknown };
 }
 
 function run(target: LoadTarget, connections: number, seconds: number): Promise<autocannon.Result> {
@@ -22,9 +28,21 @@ function run(target: LoadTarget, connections: number, seconds: number): Promise<
     autocannon(
       {
         url: target.url,
-        ...(target.body === undefined
-          ? { method: 'GET' as const }
-          : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(target.body) }),
+        ...(target.perRequest
+          ? {
+              method: 'POST' as const,
+              requests: [
+                {
+                  setupRequest: (request: autocannon.Request, context: object) => {
+                    const { headers, body } = target.perRequest!(context as Record<string, unknown>);
+                    return { ...request, method: 'POST' as const, headers: { ...request.headers, ...headers }, body: JSON.stringify(body) };
+                  },
+                },
+              ],
+            }
+          : target.body === undefined
+            ? { method: 'GET' as const }
+            : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(target.body) }),
         connections,
         duration: seconds,
       },
