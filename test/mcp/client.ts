@@ -20,10 +20,10 @@ export interface McpClient {
   close(): Promise<void>;
 }
 
-export async function connectMcp(url: string, headers: Record<string, string>): Promise<McpClient> {
+export async function connectMcp(url: string, headers: Record<string, string>, via: 'origin' | 'edge' = 'origin'): Promise<McpClient> {
   const endpoint = new URL(url);
   const requestIds: string[] = [];
-  const recorded = recordingFetch((path, init) => fetch(new URL(path, endpoint), init));
+  const recorded = recordingFetch((path, init) => fetch(new URL(path, endpoint), init), via);
   const transport = new StreamableHTTPClientTransport(endpoint, {
     requestInit: { headers },
     fetch: async (input, init) => {
