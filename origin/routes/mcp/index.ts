@@ -1,4 +1,5 @@
 import { type Context, Hono } from 'hono';
+import { bodyBytes } from '../../http/body.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { authInfoOf } from './server.ts';
 import { mcpSessions, ownerOf } from './sessions.ts';
@@ -20,7 +21,8 @@ async function handle(c: Context<AppEnv>): Promise<Response> {
   const sessions = mcpSessions(c.get('deps'));
   const owner = ownerOf(c.get('caller'));
   const id = c.req.header('mcp-session-id');
-  const options = { authInfo: authInfoOf(c) };
+  const options = { authInfo: authInfoOf(c), parsedBody: c.req.method === 'POST' ? await messageOf(c) : undefined };
+  if (options.parsedBody === PARSE_ERROR) return rpcError(c, 400, -32700, 'Parse error: the body is not JSON');
   if (id !== undefined) {
     const session = sessions.find(id, owner);
     if (!session) return rpcError(c, 404, -32001, 'Session not found: start a new one with initialize');
@@ -32,6 +34,22 @@ async function handle(c: Context<AppEnv>): Promise<Response> {
     return await started.transport.handleRequest(c.req.raw, options);
   } finally {
     started.discardUnlessKept();
+  }
+}
+
+const PARSE_ERROR = Symbol('parse error');
+
+/**
+ * A POST's JSON-RPC message(s), read from the Node request as every body
+ * is (http/body.ts: at most 10 MiB, 413 past it) and handed to the
+ * transport parsed, so no fetch Request is built around the Node one.
+ */
+async function messageOf(c: Context<AppEnv>): Promise<unknown> {
+  const text = (await bodyBytes(c)).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return PARSE_ERROR;
   }
 }
 

@@ -7,7 +7,6 @@ import { SluiceError } from '../../errors.ts';
 import { clientSignal } from '../../http/client-signal.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requestScopeOf } from '../../http/request-scope.ts';
-import { carriedAsIs } from '../../services/mcp/names.ts';
 import { mcpRowOptions } from '../../services/mcp/options.ts';
 import { errorResult } from '../../services/mcp/result.ts';
 import { type McpTool, toolsFor } from '../../services/mcp/tools.ts';
@@ -81,13 +80,12 @@ const callerTools = (c: Context<AppEnv>) => {
 };
 
 /**
- * The query behind a tool name: from the session's last listing; else the
- * name itself when it could be a query's own (a client may call without
- * listing); else listed again.
+ * The query behind a tool name, from the session's last listing; listed
+ * again (the caller's tools now) when the name is not there, as for a
+ * client that calls without listing first.
  */
 async function queryOfTool(c: Context<AppEnv>, tools: SessionTools, name: string): Promise<string | null> {
   let tool = tools.listed.get(name);
-  if (!tool && carriedAsIs(name)) return name;
   if (!tool) {
     const listed = await callerTools(c);
     tools.listed = new Map(listed.map((entry) => [entry.name, entry]));

@@ -9,8 +9,9 @@ import { type SessionTools, createMcpServer } from './server.ts';
 
 /** A session unused this long is closed (its client starts a new one). */
 const IDLE_MS = 30 * 60_000;
-/** Past this many sessions the least recently used is closed. */
+/** Past this many sessions the least recently used is closed: of the same caller first, then of anyone. */
 const MAX_SESSIONS = 1000;
+const MAX_SESSIONS_PER_CALLER = 100;
 /** How often the sessions look for grant and query changes (two counters compared: no store read). */
 const CHECK_MS = 1000;
 
@@ -87,10 +88,9 @@ export class McpSessions {
   }
 
   private keep(id: string, session: Session): void {
-    if (this.sessions.size >= MAX_SESSIONS) {
-      const oldest = [...this.sessions.entries()].reduce((a, b) => (b[1].lastUsed < a[1].lastUsed ? b : a));
-      this.close(oldest[0]);
-    }
+    const own = [...this.sessions.entries()].filter(([, held]) => held.owner === session.owner);
+    if (own.length >= MAX_SESSIONS_PER_CALLER) this.close(leastRecentlyUsed(own));
+    else if (this.sessions.size >= MAX_SESSIONS) this.close(leastRecentlyUsed([...this.sessions.entries()]));
     this.sessions.set(id, session);
     if (!this.timer) {
       this.stamp = this.changeStamp();
@@ -124,6 +124,8 @@ export class McpSessions {
     for (const session of this.sessions.values()) void session.server.sendToolListChanged().catch(() => {});
   }
 }
+
+const leastRecentlyUsed = (entries: Array<[string, Session]>): string => entries.reduce((a, b) => (b[1].lastUsed < a[1].lastUsed ? b : a))[0];
 
 const registries = new WeakMap<AppDeps, McpSessions>();
 
