@@ -16,11 +16,13 @@ export interface LoadTarget {
   /** A JSON body sent with POST; none: a GET. */
   body?: unknown;
   /**
-   * Builds each request's headers and JSON body instead (a POST), from a
-   * per-connection context autocannon keeps: an MCP session per connection,
-   * a JSON-RPC id per request.
+   * Builds a connection's request instead (a POST with a JSON body unless
+   * said otherwise), once, from the per-connection context autocannon
+   * keeps: an MCP session per connection. Requests built so go through
+   * autocannon's per-request path, which costs the load generator more
+   * than a fixed request: compare them only with targets built so too.
    */
-  perRequest?: (context: Record<string, unknown>) => { headers: Record<string, string>; body: unknown };
+  perConnection?: (context: Record<string, unknown>) => { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown };
 }
 
 function run(target: LoadTarget, connections: number, seconds: number): Promise<autocannon.Result> {
@@ -28,14 +30,18 @@ function run(target: LoadTarget, connections: number, seconds: number): Promise<
     autocannon(
       {
         url: target.url,
-        ...(target.perRequest
+        ...(target.perConnection
           ? {
               method: 'POST' as const,
               requests: [
                 {
                   setupRequest: (request: autocannon.Request, context: object) => {
-                    const { headers, body } = target.perRequest!(context as Record<string, unknown>);
-                    return { ...request, method: 'POST' as const, headers: { ...request.headers, ...headers }, body: JSON.stringify(body) };
+                    const built = context as Record<string, unknown> & { prepared?: autocannon.Request };
+                    if (!built.prepared) {
+                      const { method = 'POST', headers, body } = target.perConnection!(built);
+                      built.prepared = { ...request, method, headers: { ...request.headers, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+                    }
+                    return built.prepared;
                   },
                 },
               ],

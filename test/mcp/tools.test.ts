@@ -105,6 +105,13 @@ describe('calling a saved query', () => {
     expect(run).toMatchObject({ query: TYPED, transport: 'mcp', status: 'success', rows: 1, key_name: made.name, connection: env.pg });
   });
 
+  it('finds a mapped tool name without a listing first; a query the key does not reach is an unknown tool', async () => {
+    const fresh = await connect(ADMIN);
+    expect((await fresh.call(toolName(SPACED))).structuredContent).toMatchObject({ rows: [{ one: 1 }] });
+    const { secret } = await makeKey(env.origin, { queries: [TYPED] });
+    await expect((await connect(key(secret))).call(FILMS)).rejects.toMatchObject({ code: -32602 });
+  });
+
   it('refuses arguments that break the rules with every problem, before the database, unrecorded', async () => {
     const { secret } = await makeKey(env.origin, { queries: [TYPED] });
     const client = await connect(key(secret));
