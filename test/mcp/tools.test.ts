@@ -138,6 +138,18 @@ describe('calling a saved query', () => {
     expect((await all.text()).trim().split('\n')).toHaveLength(3);
   });
 
+  it('answers a cached query from the response cache, unrecorded, as /q does', async () => {
+    const cached = `mk_${tag}`;
+    await saveQuery(env.origin, cached, { connection_name: env.pg, sql: 'select count(*)::int as n from films', cache_ttl: 60 });
+    const client = await connect(ADMIN);
+    const first = await client.call(cached);
+    const firstId = client.requestIds.at(-1)!;
+    const second = await client.call(cached);
+    expect(second.structuredContent).toEqual(first.structuredContent);
+    expect(second.structuredContent).toMatchObject({ rows: [{ n: 3 }] });
+    expect(await recordedOf(env.origin, [firstId, client.requestIds.at(-1)!], ADMIN)).toEqual([firstId]);
+  });
+
   it('refuses calls past the key’s rate limit', async () => {
     const { secret } = await makeKey(env.origin, { queries: [TYPED], rate_limit: '6/minute' });
     const client = await connect(key(secret));
