@@ -13,6 +13,8 @@ export interface RunLabel {
   version: number | null;
   /** Download name without extension, already safe for a header. */
   filename: string;
+  /** Recorded instead of `http` (a page) or `stream`: `mcp` for an MCP tool call. */
+  transport?: 'mcp';
 }
 
 type Outcome = Pick<RunEntry, 'status' | 'rows' | 'durationMs' | 'serializationMs' | 'error'>;
@@ -32,7 +34,7 @@ export async function respondRows(c: Context<AppEnv>, input: RunInput, label: Ru
       query: label.query,
       version: label.version,
       connection: input.connection,
-      transport: input.options.paging === null ? 'stream' : 'http',
+      transport: label.transport ?? (input.options.paging === null ? 'stream' : 'http'),
       format: input.options.format,
       requestId: c.get('requestId') ?? null,
       keyName: c.get('caller')?.name ?? null,

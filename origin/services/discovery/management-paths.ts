@@ -41,6 +41,7 @@ export const MANAGEMENT_TAGS = [
   { name: 'Management: administrators', description: 'Named administrators, their roles and sign-in tokens; who is calling' },
   { name: 'Management: workspaces', description: 'Workspaces and their members' },
   { name: 'Management: usage', description: "Every caller's calls and rows against quotas" },
+  { name: 'Management: MCP', description: 'The MCP endpoint: whether its port answers, and the tools the caller gets' },
   { name: 'Management: config', description: 'Configuration as code: diff, apply and export a configuration file; managed objects' },
 ];
 
@@ -283,6 +284,10 @@ export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
   ...expand('/api/v1/usage/quotas', 'Management: usage', [['get', '', 'getQuotaUsage', "Every caller's calls and rows for the current day and month, with each key's quota"]]),
   ...expand('/api/v1/audit', 'Management: audit', auditRows),
   ...expand('/api/v1/config', 'Management: config', configRows),
+  ...expand('/api/v1/mcp', 'Management: MCP', [
+    ['get', '/status', 'getMcpStatus', '{reachable, port}: a plain TCP connect to SLUICE_MCP_PORT, else the server port'],
+    ['get', '/tools', 'listMcpTools', 'The MCP tools the caller gets: name, description, kind, params, read_only'],
+  ]),
   ...expand('/api/v1/alerts', 'Management: alerts', [['get', '', 'listAlerts', 'Alerts firing now']]),
   ...expand('/api/v1/settings/rekey', 'Management: secrets', [
     ['post', '', 'rekeySecrets', 'Report ({check: true}) or re-encrypt every stored password under the first key', { body: jsonBody(rekeyFields, false) }],
