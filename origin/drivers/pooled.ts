@@ -2,7 +2,7 @@ import type { SluiceError } from '../errors.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
-import type { ConnectionSettings, Dialect, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing, SqlDriverType } from './types.ts';
+import type { CatalogComment, ConnectionSettings, Dialect, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing, SqlDriverType } from './types.ts';
 
 /**
  * What every driver with a pool of sessions shares: the pool itself, sized
@@ -17,6 +17,8 @@ export interface SessionCatalog<H> {
   /** `database` is the one asked for, null for the connection's own. */
   schema(handle: H, database: string | null, maxColumns: number): Promise<SchemaListing>;
   databases(handle: H): Promise<string[]>;
+  /** Table and column comments of the session's database; absent for an engine that keeps none. */
+  comments?(handle: H): Promise<CatalogComment[]>;
   tableDdl(handle: H, table: string): Promise<string>;
   /** A trivial statement: the session answers. */
   ping(handle: H): Promise<unknown>;
@@ -124,6 +126,12 @@ export abstract class PooledDriver<S, H> implements Driver {
     return this.withSession((handle) => this.catalog.databases(handle)).catch((error) =>
       Promise.reject(connectionFailed(error, this.redactor)),
     );
+  }
+
+  comments(): Promise<CatalogComment[] | null> {
+    const read = this.catalog.comments;
+    if (!read) return Promise.resolve(null);
+    return this.withSession((handle) => read.call(this.catalog, handle));
   }
 
   tableDdl(table: string): Promise<string> {

@@ -81,6 +81,28 @@ export type LineFormat = 'csv' | 'tsv' | 'ndjson';
  */
 export type LineStream = Cursor<Uint8Array>;
 
+/**
+ * A result the database wrote itself as one whole parquet file: each batch
+ * is a chunk of the file's bytes, in order; `rows` is the file's row count
+ * (the file is complete before the cursor opens).
+ */
+export interface ParquetStream extends Cursor<Uint8Array> {
+  readonly rows: number;
+  /** Where the file is: the `path` asked for, or the driver's own temporary file (removed on close). */
+  readonly path: string;
+}
+
+export interface ParquetOptions {
+  /** Rows per row group for a result of this many columns (the JS writer's rule). */
+  rowGroupRows(columns: number): number;
+  /**
+   * Write the file here (a new file, in a folder the caller made; the caller
+   * removes it if the cursor fails or resolves null) instead of a temporary
+   * file of the driver's own.
+   */
+  path?: string;
+}
+
 export interface SchemaColumn {
   name: string;
   type: string;
@@ -99,12 +121,21 @@ export interface SchemaListing {
   truncated: boolean;
 }
 
+/** A comment the database keeps on a table (`column` null) or a column; tables named as in the schema listing. */
+export interface CatalogComment {
+  table: string;
+  column: string | null;
+  comment: string;
+}
+
 /** What every driver offers, whatever its query language: the catalog, the connection test, its pool. */
 export interface ConnectionDriver {
   readonly type: DriverType;
   /** Tables and columns; at most `maxColumns` columns in all, then `truncated`. */
   schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing>;
   databases(): Promise<string[]>;
+  /** The comments of the connection's own database (`COMMENT ON`...); null for an engine that keeps none (SQLite, MongoDB). */
+  comments(): Promise<CatalogComment[] | null>;
   /** DDL text for one table, as the database would write it (or a reconstruction). */
   tableDdl(table: string): Promise<string>;
   /** Opens a session and runs a trivial statement. */
@@ -138,6 +169,21 @@ export interface Driver extends ConnectionDriver {
    * limit and the abort signal, and `close()` cancels and frees the session.
    */
   streamLines?(request: RunRequest, format: LineFormat): Promise<LineStream | null>;
+  /**
+   * Optional parquet push-down for exports: runs the statement so that the
+   * database itself writes the whole result as a parquet file with the column names, logical types and values the JS
+   * writer (formats/parquet.ts) gives `run()`'s rows, row groups of
+   * `rowGroupRows(columns)` rows, and streams the file's bytes (a caller
+   * that gave `path` may take the file there instead). Resolves
+   * null, leaving nothing behind, whenever it cannot promise that (a column
+   * type, a value met while writing that the JS writer would type otherwise,
+   * no room to run it): the caller then runs the statement with `run()`.
+   * Otherwise as `streamLines`: the statement's own errors reject, and the
+   * time limit, the abort signal and `close()` stop it. It resolves only
+   * once the file is complete: a `stream=true` download, whose headers go
+   * before the file is written, keeps the JS writer (ADR 0021).
+   */
+  streamParquet?(request: RunRequest, options: ParquetOptions): Promise<ParquetStream | null>;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface RunLabel {
   version: number | null;
   /** Download name without extension, already safe for a header. */
   filename: string;
+  /** Recorded instead of `http` (a page) or `stream`: `mcp` for an MCP tool call. */
+  transport?: 'mcp';
 }
 
 type Outcome = Pick<RunEntry, 'status' | 'rows' | 'durationMs' | 'serializationMs' | 'error' | 'details'>;
@@ -49,7 +51,7 @@ export async function respondSource(c: Context<AppEnv>, input: RowsSource, label
       query: label.query,
       version: label.version,
       connection: input.connection,
-      transport: input.options.paging === null ? 'stream' : 'http',
+      transport: label.transport ?? (input.options.paging === null ? 'stream' : 'http'),
       format: input.options.format,
       requestId: c.get('requestId') ?? null,
       keyName: c.get('caller')?.name ?? null,

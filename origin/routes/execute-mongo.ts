@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/context.ts';
 import { respondSource } from '../http/respond-rows.ts';
 import { prepareAdhocDocuments } from '../services/documents/prepare.ts';
 import { requestRowOptions, rowOptionFields } from '../services/run/options.ts';
-import { runDocumentPage, runDocumentStream } from '../services/run/run-documents.ts';
+import { documentRows } from '../services/run/run-documents.ts';
 
 const whole = (name: string) => z.number({ error: `${name} must be a whole number of at least 0` }).int(`${name} must be a whole number of at least 0`).min(0, `${name} must be a whole number of at least 0`).optional();
 
@@ -46,6 +46,6 @@ export const executeMongo = new Hono<AppEnv>().post('/execute_mongo', async (c) 
   });
   const input = { connection: body.connection_name, query, options, signal: clientSignal(c), scope: requestScopeOf(c) };
   return admitted(c, options.stream, () =>
-    respondSource(c, { ...input, page: () => runDocumentPage(deps, input), stream: () => runDocumentStream(deps, input) }, { query: null, version: null, filename: 'result' }),
+    respondSource(c, documentRows(deps, input), { query: null, version: null, filename: 'result' }),
   );
 });

@@ -11,7 +11,7 @@ import type { AppEnv } from '../http/context.ts';
 import { respondRows, respondSource } from '../http/respond-rows.ts';
 import { requestRowOptions, rowOptionFields } from '../services/run/options.ts';
 import { type SavedRunRequest, prepareQueryRun } from '../services/queries/run.ts';
-import { runDocumentPage, runDocumentStream } from '../services/run/run-documents.ts';
+import { documentRows } from '../services/run/run-documents.ts';
 import { RESERVED_NAMES } from '../../shared/parameters/index.ts';
 
 const bodySchema = z.strictObject({
@@ -48,7 +48,7 @@ async function run(c: Context<AppEnv>, transport: Transport): Promise<Response> 
   if (prepared.kind === 'documents') {
     const input = { ...prepared.input, signal: clientSignal(c), scope: requestScopeOf(c) };
     return admitted(c, transport.options.stream, () =>
-      respondCached(c, prepared, () => respondSource(c, { ...input, page: () => runDocumentPage(deps, input), stream: () => runDocumentStream(deps, input) }, label)),
+      respondCached(c, prepared, () => respondSource(c, documentRows(deps, input), label)),
     );
   }
   return admitted(c, transport.options.stream, () =>

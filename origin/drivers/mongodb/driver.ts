@@ -101,6 +101,11 @@ export class MongoDriver implements DocumentDriver {
     }).catch((error) => Promise.reject(connectionFailed(error, this.redactor)));
   }
 
+  /** MongoDB keeps no comments on collections or fields. */
+  async comments(): Promise<null> {
+    return null;
+  }
+
   tableDdl(table: string): Promise<string> {
     return this.read(() => collectionDdl(this.databaseOf(), table));
   }

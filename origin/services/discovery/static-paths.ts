@@ -6,6 +6,7 @@ export const STATIC_TAGS = [
   { name: 'Server', description: 'Health and this reference' },
   { name: 'Queries', description: 'Ad-hoc SQL and the catalog of saved queries' },
   { name: 'Connections', description: 'Kept unversioned routes for browsing a connection' },
+  { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents (Streamable HTTP): saved queries as tools' },
 ];
 
 const json = (schema: string) => ({ 200: { description: 'OK', content: { 'application/json': { schema: ref('schemas', schema) } } } });
@@ -113,6 +114,9 @@ export const STATIC_ENDPOINTS: Endpoint[] = [
     id: 'getConnectionSchema',
     tag: 'Connections',
     summary: 'Tables and columns of a connection',
+    description:
+      'Deprecated: the successor is GET /api/v1/connections/{name}/schema, which adds descriptions. Answers carry `Deprecation` and `Link: <...>; rel="successor-version"`. Granted scoped keys may still use this route.',
+    deprecated: true,
     family: 'query',
     parameters: [queryParam('database', { type: 'string' }, 'Another database on the same server, where the type has several')],
     responses: json('SchemaListing'),
@@ -127,4 +131,25 @@ export const STATIC_ENDPOINTS: Endpoint[] = [
     parameters: [queryParam('table', { type: 'string', minLength: 1 }, 'The table', true)],
     responses: json('TableDdl'),
   },
+  ...(['post', 'get', 'delete'] as const).map(
+    (method): Endpoint => ({
+      method,
+      path: '/mcp',
+      id: `${method}Mcp`,
+      tag: 'MCP',
+      summary: {
+        post: 'MCP messages (JSON-RPC); without Mcp-Session-Id, an initialize request starts a session',
+        get: "The session's stream of server notifications (notifications/tools/list_changed)",
+        delete: 'End the session',
+      }[method],
+      description: 'Authenticated like every other route (X-API-Key or Authorization: Bearer). See docs/guides/mcp.md.',
+      family: 'query',
+      parameters: method === 'post' ? [] : [{ name: 'Mcp-Session-Id', in: 'header', required: true, schema: { type: 'string' } }],
+      body: method === 'post' ? { schema: { type: 'object', description: 'A JSON-RPC message' }, required: true } : undefined,
+      responses:
+        method === 'get'
+          ? { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } }
+          : { 200: { description: 'The JSON-RPC answer', content: { 'application/json': { schema: { type: 'object' } } } } },
+    }),
+  ),
 ];

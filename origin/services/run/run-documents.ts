@@ -54,6 +54,13 @@ const BATCH_SIZE = 2_000;
  */
 const HEAP_GROWTH_BEFORE_COLLECTING = 32 * 2 ** 20;
 
+/** A document run as a source of rows for the responders: its page and its stream. */
+export const documentRows = (deps: AppDeps, input: DocumentRunInput) => ({
+  ...input,
+  page: () => runDocumentPage(deps, input),
+  stream: () => runDocumentStream(deps, input),
+});
+
 /** Finds one page within the query's own `skip`/`limit` window, reading one document more to learn whether another page exists. */
 export async function runDocumentPage(deps: AppDeps, input: DocumentRunInput): Promise<PageRun> {
   const paging = input.options.paging!;
@@ -135,7 +142,10 @@ export async function runDocumentStream(deps: AppDeps, input: DocumentRunInput):
     await cursor.close();
     started.end(false, 0);
   };
-  return { connection: started.connection, dialect: 'mongodb', columns, body, rows: () => cap.rows(), abandon, fieldsDropped: () => dropped.size };
+  const complete = async () => {
+    throw new Error('a document stream has no file body');
+  };
+  return { connection: started.connection, dialect: 'mongodb', columns, body, rows: () => cap.rows(), abandon, complete, fieldsDropped: () => dropped.size };
 }
 
 /** Whole documents as NDJSON lines, in ~64 KiB chunks. */
