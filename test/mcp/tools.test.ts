@@ -203,15 +203,28 @@ describe('execute_sql, list_connections and list_tables', () => {
     expect(Object.keys((bad.structuredContent as any).errors).sort()).toEqual(['extra', 'sql']);
   });
 
-  it('list the granted connections and their tables', async () => {
+  it('list the granted connections and their tables, with their descriptions', async () => {
     const { secret } = await makeKey(env.origin, { connections: [env.pg] });
     const client = await connect(key(secret));
     const listed = await client.call('list_connections');
     expect(listed.structuredContent).toEqual({ connections: [{ name: env.pg, type: 'postgres', active: true }] });
-    const tables = (await client.call('list_tables', { connection_name: env.pg })).structuredContent as { tables: Array<{ name: string; columns: unknown[] }> };
+    type Listing = { tables: Array<{ name: string; description: string | null; columns: Array<{ name: string; description: string | null }> }>; notes: string | null };
+    const tables = (await client.call('list_tables', { connection_name: env.pg })).structuredContent as Listing;
     // Schema-qualified on PostgreSQL: the test database is a schema of its own.
     const bare = tables.tables.map((table) => table.name.split('.').at(-1));
     expect(bare).toEqual(expect.arrayContaining(['films', 'notes', 'secrets']));
+    const films = tables.tables.find((table) => table.name.split('.').at(-1) === 'films')!;
+    expect(films.description).toBeNull();
+    const described = await admin(env.origin, 'PATCH', `/api/v1/connections/${env.pg}/descriptions`, {
+      notes: 'The catalogue of the rental shop',
+      items: [{ table: films.name, column: null, description: 'One row per film' }, { table: films.name, column: 'title', description: 'As printed on the box' }],
+    });
+    expect(described.status).toBe(200);
+    const after = (await client.call('list_tables', { connection_name: env.pg })).structuredContent as Listing;
+    const filmsAfter = after.tables.find((table) => table.name === films.name)!;
+    expect(after.notes).toBe('The catalogue of the rental shop');
+    expect(filmsAfter.description).toBe('One row per film');
+    expect(filmsAfter.columns.find((column) => column.name === 'title')!.description).toBe('As printed on the box');
     expect((await client.call('list_tables', { connection_name: 'examples' })).isError).toBe(true);
   });
 });
