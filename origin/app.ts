@@ -15,6 +15,7 @@ import { catalogRoute } from './routes/catalog.ts';
 import { connectionsPublic } from './routes/connection-browse.ts';
 import { docsRoute } from './routes/docs.ts';
 import { eventsRoute } from './routes/events.ts';
+import { executeMongo } from './routes/execute-mongo.ts';
 import { executeSql } from './routes/execute-sql.ts';
 import { health } from './routes/health.ts';
 import { mcpRoute } from './routes/mcp/index.ts';
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/api/v1/*', actingWorkspace);
   app.use(keyRateLimit);
   app.route('/', executeSql);
+  app.route('/', executeMongo);
   app.route('/', runQuery);
   app.route('/', connectionsPublic);
   app.route('/', catalogRoute);

@@ -7,11 +7,11 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createDriver } from '../../origin/drivers/registry.ts';
-import type { ConnectionSettings } from '../../origin/drivers/types.ts';
+import type { ConnectionSettings, SqlDriverType } from '../../origin/drivers/types.ts';
 
 const [driver, rowsText, mode, settingsJson] = process.argv.slice(2);
 const rows = Number(rowsText);
-const settings = JSON.parse(settingsJson) as ConnectionSettings;
+const settings = JSON.parse(settingsJson) as ConnectionSettings & { type: SqlDriverType };
 
 const SQL: Record<string, string> = {
   postgres: `select g::int4, g::int8 * 1000, md5(g::text), (g / 7.0)::numeric(14,4),

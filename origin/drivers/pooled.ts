@@ -2,7 +2,7 @@ import type { SluiceError } from '../errors.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, type Redactor } from './redact.ts';
-import type { CatalogComment, ConnectionSettings, Dialect, Driver, DriverEnv, DriverType, RowCursor, RunRequest, SchemaListing } from './types.ts';
+import type { CatalogComment, ConnectionSettings, Dialect, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing, SqlDriverType } from './types.ts';
 
 /**
  * What every driver with a pool of sessions shares: the pool itself, sized
@@ -31,7 +31,7 @@ export interface SessionSource<S> {
 }
 
 export abstract class PooledDriver<S, H> implements Driver {
-  abstract readonly type: DriverType;
+  abstract readonly type: SqlDriverType;
   abstract readonly dialect: Dialect;
   readonly redactor: Redactor;
   protected readonly pool: SessionPool<S>;

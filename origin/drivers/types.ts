@@ -1,9 +1,15 @@
 import type { Value, ValueKind } from '../values.ts';
 
-export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite';
+export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'mongodb';
+
+/** The connection types that run SQL (every one but the document database). */
+export type SqlDriverType = Exclude<DriverType, 'mongodb'>;
 
 /** The SQL dialect a driver speaks; the SQL analyser tokenizes by it. */
 export type Dialect = 'postgres' | 'mysql' | 'duckdb' | 'sqlite';
+
+/** What a run reads in, for its log line and metrics: a SQL dialect, or `mongodb` for document queries. */
+export type RunDialect = Dialect | 'mongodb';
 
 /** A connection's settings as the driver sees them: the password already resolved. */
 export interface ConnectionSettings {
@@ -122,9 +128,27 @@ export interface CatalogComment {
   comment: string;
 }
 
-/** One connection's way into its database. Instances are pooled per distinct settings. */
-export interface Driver {
+/** What every driver offers, whatever its query language: the catalog, the connection test, its pool. */
+export interface ConnectionDriver {
   readonly type: DriverType;
+  /** Tables and columns; at most `maxColumns` columns in all, then `truncated`. */
+  schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing>;
+  databases(): Promise<string[]>;
+  /** The comments of the connection's own database (`COMMENT ON`...); null for an engine that keeps none (SQLite, MongoDB). */
+  comments(): Promise<CatalogComment[] | null>;
+  /** DDL text for one table, as the database would write it (or a reconstruction). */
+  tableDdl(table: string): Promise<string>;
+  /** Opens a session and runs a trivial statement. */
+  test(): Promise<void>;
+  /** Sessions now idle in this driver's pool (for the `pool_idle_connections` gauge). */
+  idleSessions(): number;
+  /** Closes idle pooled sessions and releases the driver; busy sessions close when released. */
+  close(): Promise<void>;
+}
+
+/** One SQL connection's way into its database. Instances are pooled per distinct settings. */
+export interface Driver extends ConnectionDriver {
+  readonly type: SqlDriverType;
   readonly dialect: Dialect;
   /**
    * Starts a statement and resolves once the database has accepted it (column
@@ -160,17 +184,52 @@ export interface Driver {
    * before the file is written, keeps the JS writer (ADR 0021).
    */
   streamParquet?(request: RunRequest, options: ParquetOptions): Promise<ParquetStream | null>;
-  /** Tables and columns; at most `maxColumns` columns in all, then `truncated`. */
-  schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing>;
-  databases(): Promise<string[]>;
-  /** The comments of the connection's own database (`COMMENT ON`...); null for an engine that keeps none (SQLite). */
-  comments(): Promise<CatalogComment[] | null>;
-  /** DDL text for one table, as the database would write it (or a reconstruction). */
-  tableDdl(table: string): Promise<string>;
-  /** Opens a session and runs a trivial statement. */
-  test(): Promise<void>;
-  /** Sessions now idle in this driver's pool (for the `pool_idle_connections` gauge). */
-  idleSessions(): number;
-  /** Closes idle pooled sessions and releases the driver; busy sessions close when released. */
-  close(): Promise<void>;
 }
+
+/**
+ * A document database's read: a find on one collection. Parameters are
+ * already bound into `filter` as values (services/documents/bind.ts); nothing
+ * here is text to splice.
+ */
+export interface DocumentQuery {
+  collection: string;
+  filter: Record<string, unknown>;
+  projection: Record<string, unknown> | null;
+  sort: Record<string, unknown> | null;
+  skip: number;
+  /** 0: no limit. */
+  limit: number;
+}
+
+export interface DocumentRequest extends Pick<RunRequest, 'timeoutMs' | 'signal' | 'batchSize'> {
+  /** The find to run, in the connection's database. */
+  query: DocumentQuery;
+}
+
+/**
+ * One document: its top-level fields in the order stored, each as the value
+ * model holds it (nested documents and arrays as `JsonValue`, their leaves
+ * converted the same way). A list of pairs, so no field name is special.
+ */
+export type DocumentFields = Array<[string, Value]>;
+
+/** A running find: batches of documents; `columns` is empty (documents carry their own fields). */
+export type DocumentCursor = Cursor<DocumentFields[]>;
+
+/** A document database's way in: reads through `find`, never SQL. */
+export interface DocumentDriver extends ConnectionDriver {
+  readonly type: 'mongodb';
+  /**
+   * Starts a find and resolves once the server answered its first batch, so
+   * errors before the first document reach the client as JSON. The time limit
+   * is the server's own (`maxTimeMS`) and a client-side cancel; the abort
+   * signal and `close()` end the server's cursor.
+   */
+  find(request: DocumentRequest): Promise<DocumentCursor>;
+}
+
+/** Any connection type's driver. */
+export type AnyDriver = Driver | DocumentDriver;
+
+/** True for drivers that run SQL. */
+export const runsSql = (driver: AnyDriver): driver is Driver => driver.type !== 'mongodb';

@@ -11,14 +11,16 @@ import type { Value } from '../../origin/values.ts';
 import { GUARD_CORPUS, PROBE_TABLE, WINDOW_EXAMPLES } from '../unit/sql/corpus.ts';
 import { CATALOG, setupSql } from './conformance/tables.ts';
 import { UNICODE_TEXT, VALUES_TABLE, VALUE_CASES, columnName } from './conformance/values.ts';
-import { DRIVER_FIXTURES, type Scratch } from './fixtures/index.ts';
+import { documentCases } from './conformance/documents.ts';
+import { DRIVER_FIXTURES, type DocumentFixture, type Scratch, type SqlFixture } from './fixtures/index.ts';
 import { env, eventually, failure, readAll, request, uniqueName } from './helpers.ts';
 
 /**
  * One suite over every driver (fixtures/index.ts): each case runs on each
  * engine through the public Driver interface, against a real database made
  * for the run. What an engine cannot do its fixture names, with why; the
- * suite shows that as a case of its own.
+ * suite shows that as a case of its own. A document database takes the
+ * cases that apply to documents (conformance/documents.ts).
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'sluice-conformance-'));
@@ -29,14 +31,19 @@ const DATA_WRITES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'REPLACE']);
 
 const ONE_BILLION = 1_000_000_000;
 
-describe.each(DRIVER_FIXTURES)('$type', (fixture) => {
+const SQL_FIXTURES = DRIVER_FIXTURES.filter((f): f is SqlFixture => f.language === 'sql');
+const DOCUMENT_FIXTURES = DRIVER_FIXTURES.filter((f): f is DocumentFixture => f.language === 'documents');
+
+describe.each(DOCUMENT_FIXTURES)('$type', (fixture) => documentCases(fixture, dir));
+
+describe.each(SQL_FIXTURES)('$type', (fixture) => {
   const { sql: spell, differences } = fixture;
   let scratch: Scratch;
   const open: Driver[] = [];
 
   /** A driver on the scratch database; closed after the case (an embedded file is then free for other settings). */
   function driver(overrides: Partial<DriverEnv> = {}): Driver {
-    const d = createDriver(scratch.settings, env(overrides));
+    const d = createDriver({ ...scratch.settings, type: fixture.type }, env(overrides));
     open.push(d);
     return d;
   }
@@ -329,7 +336,7 @@ describe.each(DRIVER_FIXTURES)('$type', (fixture) => {
     });
 
     it('an unreachable database: query_failed on run, connection_failed on test and databases', async () => {
-      const d = createDriver(fixture.unreachable(dir), env());
+      const d = createDriver({ ...fixture.unreachable(dir), type: fixture.type }, env());
       open.push(d);
       const error = await failure(run(d, 'SELECT 1'));
       expect([error.code, error.message]).toEqual(['query_failed', 'The database could not be reached']);

@@ -6,11 +6,12 @@ import { admitted } from '../../http/admission.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requestScopeOf } from '../../http/request-scope.ts';
 import { respondCached } from '../../http/respond-cached.ts';
-import { respondRows } from '../../http/respond-rows.ts';
+import { respondRows, respondSource } from '../../http/respond-rows.ts';
 import { tablesOf, usableConnections } from '../../services/mcp/connections.ts';
 import { mcpRowOptions } from '../../services/mcp/options.ts';
 import { errorResult, rowsResult, valueResult } from '../../services/mcp/result.ts';
-import { prepareSavedRun } from '../../services/queries/run.ts';
+import { prepareQueryRun } from '../../services/queries/run.ts';
+import { documentRows } from '../../services/run/run-documents.ts';
 import { prepareAdhocRun } from '../../services/run/adhoc.ts';
 
 /**
@@ -33,7 +34,7 @@ export async function callQueryTool(c: Context<AppEnv>, query: string, args: Rec
     return errorResult('Invalid arguments', { errors: { connection_name: 'must be the name of a connection' } });
   }
   const options = mcpRowOptions(deps.env, caller);
-  const prepared = await prepareSavedRun(deps, {
+  const prepared = await prepareQueryRun(deps, {
     name: query,
     supplied,
     source: 'json',
@@ -42,9 +43,12 @@ export async function callQueryTool(c: Context<AppEnv>, query: string, args: Rec
     caller,
     signInToken: presentedSignInToken((header) => c.req.header(header)),
   });
+  const label = { query: prepared.query, version: prepared.version, filename: 'result', transport: 'mcp' as const };
   const response = await admitted(c, false, () =>
     respondCached(c, prepared, () =>
-      respondRows(c, { ...prepared.input, signal, scope: requestScopeOf(c) }, { query: prepared.query, version: prepared.version, filename: 'result', transport: 'mcp' }),
+      prepared.kind === 'documents'
+        ? respondSource(c, documentRows(deps, { ...prepared.input, signal, scope: requestScopeOf(c) }), label)
+        : respondRows(c, { ...prepared.input, signal, scope: requestScopeOf(c) }, label),
     ),
   );
   const page = await pageOf(response);

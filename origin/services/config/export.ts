@@ -88,11 +88,19 @@ async function queryEntries(db: StoreDb, workspace: string, examples: boolean): 
   const entries: Entry[] = [];
   for (const row of rows) {
     const version = servingVersion(row.publishedVersion, await versionsOf(db, row.id));
-    if (!version || version.queryType !== 'sql' || version.sql === null) continue;
+    if (!version) continue;
+    const mongo = version.queryType === 'mongo' ? version.mongo : null;
+    if (!mongo && version.sql === null) continue;
     entries.push({
       name: row.name,
       ...withoutDefaults({ collection: row.collection, description: version.description }, {}),
-      sql: version.sql,
+      ...(mongo
+        ? {
+            query_type: 'mongo',
+            mongo_collection: mongo.collection,
+            ...withoutDefaults({ mongo_filter: mongo.filter, mongo_projection: mongo.projection, mongo_sort: mongo.sort }, {}),
+          }
+        : { sql: version.sql }),
       ...withoutDefaults(
         { parameters: version.parameters, connection_name: version.connectionName, tags: version.tags, cache_ttl: version.cacheTtl },
         { parameters: {}, tags: [] },

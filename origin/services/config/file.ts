@@ -40,8 +40,15 @@ const destinationEntry = destination.createFields.extend({ password: passwordRef
  * the published JSON Schema knows them. Made or changed by a file, a query
  * is published, so there is no `publish`.
  */
+const jsonObject = z.record(z.string(), z.unknown());
+
 const queryEntry = query.createFields.omit({ publish: true }).extend({
-  sql: z.string(),
+  sql: z.string().optional().describe('Required for SQL queries; absent for query_type mongo'),
+  query_type: z.enum(['sql', 'mongo']).optional(),
+  mongo_collection: z.string().optional().describe('query_type mongo: the collection read'),
+  mongo_filter: jsonObject.nullable().optional().describe('query_type mongo: the find filter; a string that is exactly ":name" binds parameter name as a value'),
+  mongo_projection: jsonObject.nullable().optional(),
+  mongo_sort: jsonObject.nullable().optional(),
   parameters: z.record(z.string(), z.unknown()).nullable().optional(),
   connection_name: z.string().nullable().optional(),
   tags: z.array(z.string()).nullable().optional(),

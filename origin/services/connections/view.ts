@@ -2,6 +2,7 @@ import type { ConnectionRow, deletedConnections } from '../../store/schema/index
 import { formatDate } from '../../time.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
 import { PASSWORD_MASK, type ConnectionFields } from './fields.ts';
+import { shownOptions } from './mongo-uri.ts';
 import type { ConnectionUsage, UsageView } from './usage.ts';
 
 /** A connection as `GET /api/v1/connections/{name}` shows it: options and user included, password masked. */
@@ -62,7 +63,7 @@ export function connectionView(row: ConnectionRow, usage: ConnectionUsage): Conn
     user: row.user,
     password: maskPassword(row.password),
     database: row.database,
-    options: row.options,
+    options: shownOptions(row.db, row.options, maskPassword(row.password)),
     active: row.active,
     example: row.example,
     created_by: row.createdBy,

@@ -1,3 +1,4 @@
+import { documentMarkers } from '../documents/bind.ts';
 import { type ReachableQuery, type AccessCaller, reachableQueries } from '../../access/reachability.ts';
 import type { Dialect } from '../../drivers/types.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -58,6 +59,12 @@ export async function discoverQueries(deps: Pick<AppDeps, 'store'>, caller: Acce
   return reachable.map((entry) => discovered(entry, dialects, described));
 }
 
+/** The names a version binds: its SQL's `:markers`, or a document query's `":name"` strings in its filter. */
+function markersOf(version: ReachableQuery['version'], info: { markers: readonly string[] } | null): readonly string[] {
+  if (info) return info.markers;
+  return version.queryType === 'mongo' ? documentMarkers(version.mongo?.filter ?? null) : [];
+}
+
 /**
  * A column's description: of the column it reads, in the tables the SQL
  * reads (the one its qualifier names when that is a table's name), when
@@ -91,7 +98,7 @@ function discovered({ query, version, connectionWorkspace }: ReachableQuery, dia
     parameters: version.parameters,
     rules: 'rules' in parsed ? parsed.rules : null,
     cacheTtl: version.cacheTtl,
-    undeclared: info ? info.markers.filter((marker) => !Object.hasOwn(version.parameters, marker)) : [],
+    undeclared: markersOf(version, info).filter((marker) => !Object.hasOwn(version.parameters, marker)),
     write: info !== null && !info.isRead && info.writeOps.length > 0,
     columns: info?.isRead && version.sql !== null ? describedColumns(version.sql, dialect, described.get(version.connectionName ?? '') ?? []) : [],
   };

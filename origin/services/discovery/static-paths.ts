@@ -87,6 +87,19 @@ export const STATIC_ENDPOINTS: Endpoint[] = [
     responses: { 200: ref('responses', 'Rows') },
   },
   {
+    method: 'post',
+    path: '/execute_mongo',
+    id: 'executeMongo',
+    tag: 'Queries',
+    summary: 'Run one ad-hoc document query (a find) on a mongodb connection',
+    description:
+      'Reads only. Refuses $where, $function, $accumulator, $lookup, $unionWith, $out and $merge. Paged by default; `stream=true` streams csv, tsv, ndjson (whole documents) or parquet. Same grants as /execute_sql.',
+    family: 'query',
+    parameters: ROW_OPTIONS,
+    body: { schema: ref('schemas', 'ExecuteMongoBody'), required: true },
+    responses: { 200: ref('responses', 'Rows') },
+  },
+  {
     method: 'get',
     path: '/catalog',
     id: 'getCatalog',

@@ -3,7 +3,7 @@ import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import type { RunInput } from './run-sql.ts';
-import { checkStatement, connectionNotGranted, statementAccess } from './statement.ts';
+import { checkStatement, connectionNotGranted, sqlDriver, statementAccess } from './statement.ts';
 import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
 
 /**
@@ -26,7 +26,7 @@ export async function prepareAdhocRun(deps: AppDeps, caller: AccessCaller, reque
     throw new SluiceError('forbidden', `Running SQL on connection "${name}" needs the data.run capability`);
   }
   const access = statementAccess(caller, !readOnly && canWriteConnection(deps.env, caller, target));
-  checkStatement(deps.env, request.sql, deps.drivers.get(name, settings).dialect, request.options.stream, access);
+  checkStatement(deps.env, request.sql, sqlDriver(deps.drivers.get(name, settings), name).dialect, request.options.stream, access);
   return { ...request, access };
 }
 

@@ -1,4 +1,4 @@
-import type { ColumnMeta, Dialect, Driver, LineFormat, LineStream, ParquetStream, RowCursor, RunRequest } from '../../drivers/types.ts';
+import type { ColumnMeta, Driver, LineFormat, LineStream, ParquetStream, RowCursor, RunDialect, RunRequest } from '../../drivers/types.ts';
 import { rowGroupRows } from '../../formats/parquet.ts';
 import { capLines } from '../../formats/line-rows.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -8,7 +8,7 @@ import { observeQuery } from '../../observability/query-log.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import type { RowOptions } from './options.ts';
-import { type StatementAccess, checkStatement } from './statement.ts';
+import { type StatementAccess, checkStatement, sqlDriver } from './statement.ts';
 import { capRows, readPage } from './window.ts';
 
 export interface RunInput {
@@ -34,7 +34,7 @@ export interface RunInput {
 
 interface RunBase {
   connection: string;
-  dialect: Dialect;
+  dialect: RunDialect;
   columns: ColumnMeta[];
 }
 
@@ -173,7 +173,7 @@ async function startPushdown(driver: Driver, request: RunRequest, format: string
 /** The checks, the plan and the query log of a run, then `open` starts it on the driver. */
 async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (driver: Driver, request: RunRequest) => Promise<O>) {
   const { name, settings } = await connectionForRun(deps, input.connection);
-  const driver = deps.drivers.get(name, settings);
+  const driver = sqlDriver(deps.drivers.get(name, settings), name);
   const info = checkStatement(deps.env, input.sql, driver.dialect, input.options.stream, input.access);
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
   const observed = observeQuery(deps, input.scope, { connection: name, dialect: driver.dialect, sql: input.sql, paging: input.options.paging, timeoutMs: input.options.timeoutMs });
