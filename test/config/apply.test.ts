@@ -155,6 +155,8 @@ describe('config apply of changes', () => {
         connections: [
           { name: 'fine', db: 'duckdb' },
           { name: 'lit', db: 'postgres', host: 'h', password: 'hunter22' },
+          { name: 'mlit', db: 'mongodb', options: { uri: 'mongodb://reader:hunter23@h:27017/shop' } },
+          { name: 'mref', db: 'mongodb', options: { uri: 'mongodb://reader:${CFG_MONGO_PW}@h:27017/shop' } },
         ],
         roles: [{ name: 'r1', colour: 'red' }, { name: 'r1' }],
         descriptions: { fine: { items: [{ table: 't', description: 'x' }] } },
@@ -164,6 +166,7 @@ describe('config apply of changes', () => {
     expect(res.body.code).toBe('invalid_config');
     expect(res.body.errors).toEqual([
       { path: 'connections[1].password', message: expect.stringContaining('${VAR} reference') },
+      { path: 'connections[2].options.uri', message: expect.stringContaining('${VAR} reference') },
       { path: 'roles[0].colour', message: 'unknown field', code: 'unknown_field' },
     ]);
     const repeated = await sendFile(origin, 'apply', configFile({ roles: [{ name: 'r1' }, { name: 'r1' }] }));
@@ -173,6 +176,7 @@ describe('config apply of changes', () => {
     const item = await sendFile(origin, 'apply', configFile({ descriptions: { fine: { items: [{ table: 't', text: 'x', description: 'x' }] } } }));
     expect(item.body.errors).toEqual([{ path: 'descriptions.fine.items[0].text', message: 'unknown field', code: 'unknown_field' }]);
     expect(JSON.stringify(res.body)).not.toContain('hunter22');
+    expect(JSON.stringify(res.body)).not.toContain('hunter23');
   });
 
   it('applies a workspace-scoped call to that workspace, and refuses a file for another', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
+import { parseMongoUri } from '../../drivers/mongodb/client.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
 import * as connection from '../connections/fields.ts';
 import * as destination from '../destinations/fields.ts';
@@ -30,7 +31,21 @@ const passwordReference = z
   .nullable()
   .optional();
 
-const connectionEntry = connection.createFields.extend({ password: passwordReference });
+/**
+ * A mongodb `options.uri` may carry the password in place of `password`
+ * (the API moves it there on save): in a file it is a `${VAR}` reference too.
+ */
+const connectionEntry = connection.createFields.extend({ password: passwordReference }).superRefine((entry, ctx) => {
+  const uri = entry.options?.uri;
+  const password = typeof uri === 'string' ? parseMongoUri(uri)?.password : null;
+  if (password && !ENV_REFERENCE.test(password)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['options', 'uri'],
+      message: "holds a literal password: write it as a ${VAR} reference (mongodb://user:${VAR}@host/db): a literal password is never written in a configuration file",
+    });
+  }
+});
 
 const destinationEntry = destination.createFields.extend({ password: passwordReference });
 
