@@ -60,6 +60,16 @@ describe('saved document queries', () => {
     expect((await call('GET', `/q/${name}`)).status).toBe(400);
   });
 
+  it('keep their query type in a new version that changes only the filter', async () => {
+    const { name } = await saveQuery({ mongo_filter: { genre: ':g' }, mongo_projection: { _id: 0, title: 1 }, parameters: { g: 'string' } });
+    const added = await call('POST', `/api/v1/queries/${name}/versions`, { mongo_filter: { genre: ':g', year: { $gte: 2000 } }, publish: true });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const read = await call('GET', `/api/v1/queries/${name}`);
+    expect(read.body.versions[0]).toMatchObject({ version: 2, query_type: 'mongo', mongo_collection: films, mongo_filter: { genre: ':g', year: { $gte: 2000 } } });
+    const rows = await call('GET', `/q/${name}?g=crime`);
+    expect(rows.status).toBe(200);
+  });
+
   it('are cached like SQL queries, and listed in /catalog with their parameters', async () => {
     const { name } = await saveQuery({ mongo_filter: { genre: ':g' }, parameters: { g: 'string' }, cache_ttl: 60 });
     const first = await call('GET', `/q/${name}?g=crime`);
