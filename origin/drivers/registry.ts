@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ClickhouseDriver } from './clickhouse/driver.ts';
 import { DuckdbDriver } from './duckdb/driver.ts';
 import { pipesOpen } from './duckdb/pipe.ts';
 import { MysqlDriver } from './mysql/driver.ts';
@@ -19,6 +20,8 @@ export function createDriver(settings: ConnectionSettings, env: DriverEnv): Driv
       return new DuckdbDriver(settings, env);
     case 'sqlite':
       return new SqliteDriver(settings, env);
+    case 'clickhouse':
+      return new ClickhouseDriver(settings, env);
     default:
       throw new Error(`No driver for connection type "${String(settings.type)}"`);
   }

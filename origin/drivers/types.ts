@@ -1,9 +1,9 @@
 import type { Value, ValueKind } from '../values.ts';
 
-export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite';
+export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'clickhouse';
 
 /** The SQL dialect a driver speaks; the SQL analyser tokenizes by it. */
-export type Dialect = 'postgres' | 'mysql' | 'duckdb' | 'sqlite';
+export type Dialect = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'clickhouse';
 
 /** A connection's settings as the driver sees them: the password already resolved. */
 export interface ConnectionSettings {
@@ -34,7 +34,7 @@ export interface ColumnMeta {
 }
 
 export interface RunRequest {
-  /** SQL in the driver's placeholder style (`$1` for postgres/duckdb, `?` for mysql/sqlite). */
+  /** SQL in the driver's placeholder style (`$1` for postgres/duckdb, `?` for mysql/sqlite, `{p1:Type}` for clickhouse). */
   text: string;
   values: unknown[];
   /** Run in a read-only transaction or session where the database supports one. */

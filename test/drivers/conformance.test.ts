@@ -221,7 +221,7 @@ describe.each(DRIVER_FIXTURES)('$type', (fixture) => {
       const cursor = await run(d, 'INSERT INTO written VALUES (2)', { readOnly: false });
       await readAll(cursor);
       expect(await rows(d, 'SELECT a FROM written')).toEqual([[2]]);
-      await rows(d, 'DELETE FROM written', { readOnly: false });
+      await rows(d, 'DELETE FROM written WHERE a = 2', { readOnly: false });
     });
   });
 

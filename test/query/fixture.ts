@@ -40,6 +40,8 @@ export async function createTestDb(driver: Dialect, dir: string): Promise<TestDb
   const name = unique('sq');
   const noQuery = () => Promise.reject(new Error(`query() is for postgres and mysql, not ${driver}`));
   switch (driver) {
+    case 'clickhouse':
+      throw new Error('ClickHouse is tested by test/drivers/conformance.test.ts and test/clickhouse/, not here');
     case 'postgres': {
       await pgExec(`CREATE SCHEMA ${name}`);
       return {

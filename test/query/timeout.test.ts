@@ -24,6 +24,8 @@ import {
 /** A statement that runs far longer than any limit here (30 s or forever), tagged so it can be found. */
 function slowSql(driver: Dialect, tag: string): string {
   switch (driver) {
+    case 'clickhouse':
+      throw new Error('ClickHouse is tested by test/drivers/conformance.test.ts and test/clickhouse/, not here');
     case 'postgres':
       return `SELECT pg_sleep(30) AS slept, '${tag}' AS tag`;
     case 'mysql':

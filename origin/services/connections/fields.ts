@@ -9,7 +9,7 @@ import { assertObjectName } from '../names.ts';
  * their own code (`invalid_name`), so the name is checked after parsing.
  */
 
-export const SUPPORTED_TYPES: readonly DriverType[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
+export const SUPPORTED_TYPES: readonly DriverType[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'clickhouse'];
 
 /** Other spellings accepted on input and stored under the canonical type. */
 const TYPE_ALIASES: Record<string, DriverType> = { mariadb: 'mysql' };
@@ -74,7 +74,7 @@ export const assertValidName = (name: string): void => assertObjectName('Connect
 /** Rules that depend on the type: network servers need a host, SQLite needs a file. */
 export function assertTypeRules(fields: Pick<ConnectionFields, 'db' | 'host' | 'database'>): void {
   const errors: Record<string, string> = {};
-  if ((fields.db === 'postgres' || fields.db === 'mysql') && !fields.host) errors.host = `A ${fields.db} connection needs a host`;
+  if ((fields.db === 'postgres' || fields.db === 'mysql' || fields.db === 'clickhouse') && !fields.host) errors.host = `A ${fields.db} connection needs a host`;
   if (fields.db === 'sqlite' && !fields.database) errors.database = 'A sqlite connection needs a database file path';
   if (fields.db === 'sqlite' && fields.database === ':memory:') errors.database = 'A sqlite connection needs a database file path, not :memory:';
   const messages = Object.values(errors);

@@ -1,0 +1,205 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Session } from 'chdb';
+
+/**
+ * ClickHouse 26 (chdb, in process) behind a small HTTP front that speaks the
+ * part of ClickHouse's HTTP interface `@clickhouse/client` uses, so the real
+ * client talks to a real ClickHouse in tests. Run as its own process by
+ * `startClickhouse()` (clickhouse.ts): `tsx clickhouse-front.ts <dataDir>`;
+ * it prints `listening <port>` once ready.
+ *
+ * - The query is the body (after the `query` URL parameter when both are
+ *   given); `database` picks the current database; `param_<name>` values
+ *   bind `{name:Type}` placeholders (chdb binds them server-side; the text the
+ *   client escaped is unescaped first); every other URL parameter is a
+ *   setting.
+ * - chdb takes settings only in SQL, and a `SET` would outlive the request
+ *   (and `SET readonly = 1` could never be undone), so the request's settings
+ *   become the statement's own `SETTINGS` clause: before a trailing `FORMAT`,
+ *   after the table of an INSERT, else at the end. ClickHouse then enforces
+ *   `readonly` itself.
+ * - Results stream chunk by chunk with backpressure (chdb's `queryStream`).
+ * - chdb registers no query in `system.processes` and runs one query at a
+ *   time (another waits between two chunks of a stream). So the front keeps
+ *   its own table of the statements it is streaming: `KILL QUERY WHERE
+ *   query_id = '<id>'` cancels one (chdb stops between chunks), a closed
+ *   client connection cancels its own, and `GET /processes` lists them
+ *   (query id and text) for tests to watch.
+ */
+
+const dataDir = process.argv[2];
+if (!dataDir) throw new Error('usage: clickhouse-front.ts <dataDir>');
+const session = new Session(dataDir);
+
+/** URL parameters that are not settings. */
+const RESERVED = new Set(['query', 'query_id', 'database', 'default_format', 'session_id', 'session_timeout', 'session_check', 'user', 'password', 'compress', 'decompress', 'buffer_size', 'wait_end_of_query', 'enable_http_compression', 'http_headers_progress_interval_ms', 'send_progress_in_http_headers']);
+
+interface Running {
+  query: string;
+  cancel(): void;
+}
+const running = new Map<string, Running>();
+let counter = 0;
+
+/** A value of ClickHouse's escaped text format (as the client sends `param_*`): `\N` is NULL. */
+function unescape(text: string): string | null {
+  if (text === '\\N') return null;
+  const map: Record<string, string> = { b: '\b', f: '\f', r: '\r', n: '\n', t: '\t', '0': '\0', a: '\x07', v: '\v' };
+  return text.replace(/\\(.)/gs, (_m, c: string) => map[c] ?? c);
+}
+
+function settingValue(value: string): string {
+  return /^-?\d+(\.\d+)?$/.test(value) ? value : `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+/** The statement with the request's settings as its own SETTINGS clause. */
+export function withSettings(query: string, settings: [string, string][]): string {
+  const text = query.trim().replace(/;\s*$/, '');
+  if (settings.length === 0) return text;
+  const clause = ` SETTINGS ${settings.map(([k, v]) => `${k} = ${settingValue(v)}`).join(', ')} `;
+  const format = /\sFORMAT\s+\w+\s*$/i.exec(text);
+  if (format) return text.slice(0, format.index) + clause + text.slice(format.index);
+  const insert = /^\s*INSERT\s+INTO\s+(?:TABLE\s+)?(?:`[^`]*`|"[^"]*"|[\w.]+)+(?:\s*\([^)]*\))?/i.exec(text);
+  if (insert) return text.slice(0, insert[0].length) + clause + text.slice(insert[0].length);
+  return text + clause;
+}
+
+function fail(res: ServerResponse, error: unknown): void {
+  const message = (error instanceof Error ? error.message : String(error)).replace(/^Query failed: /, '');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(/UNKNOWN_TABLE|UNKNOWN_DATABASE/.test(message) ? 404 : 500, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-exception-code': /Code: (\d+)/.exec(message)?.[1] ?? '1' });
+  res.end(`${message}\n`);
+}
+
+/** `KILL QUERY WHERE query_id = 'x'`, answered from the front's own table. */
+function kill(query: string, res: ServerResponse): boolean {
+  const match = /^\s*KILL\s+QUERY\s+WHERE\s+query_id\s*=\s*'([^']*)'/i.exec(query);
+  if (!match) return false;
+  const target = running.get(match[1]);
+  target?.cancel();
+  res.writeHead(200, { 'content-type': 'text/plain' });
+  res.end(target ? `finished\t${match[1]}\n` : '');
+  return true;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://front');
+  if (url.pathname === '/ping' || (url.pathname === '/' && req.method === 'GET' && !url.searchParams.has('query'))) {
+    res.end('Ok.\n');
+    return;
+  }
+  if (url.pathname === '/processes') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify([...running].map(([id, r]) => ({ query_id: id, query: r.query }))));
+    return;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString('utf8');
+  const query = [url.searchParams.get('query'), body].filter((part) => part).join('\n');
+  if (kill(query, res)) return;
+
+  const params: Record<string, string | null> = {};
+  const settings: [string, string][] = [];
+  for (const [key, value] of url.searchParams) {
+    if (key.startsWith('param_')) params[key.slice(6)] = unescape(value);
+    else if (!RESERVED.has(key)) settings.push([key, value]);
+  }
+  const queryId = url.searchParams.get('query_id') || `front-${++counter}`;
+  const statement = withSettings(query, settings);
+  try {
+    await session.queryAsync(`USE ${quoteName(url.searchParams.get('database') || 'default')}`);
+  } catch (error) {
+    fail(res, error);
+    return;
+  }
+  const bound = Object.keys(params).length > 0;
+  const lead = query.replace(/^(?:\s+|--[^\n]*\n|#[^\n]*\n|\/\*[\s\S]*?\*\/)*/, '');
+  if (!/^(SELECT|WITH|SHOW|DESCRIBE|DESC|EXPLAIN|EXISTS|\()/i.test(lead)) {
+    // chdb streams only reads; everything else runs whole.
+    try {
+      const result = bound ? await session.queryBindAsync(statement, params) : await session.queryAsync(statement);
+      res.writeHead(200, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-query-id': queryId });
+      res.end(Buffer.from(result.bytes()));
+    } catch (error) {
+      fail(res, error);
+    }
+    return;
+  }
+  // chdb keeps one stream open at a time: the next waits for it to end.
+  const turn = streams;
+  let release = () => {};
+  streams = new Promise<void>((resolve) => (release = resolve));
+  res.on('close', () => release());
+  await turn;
+  if (res.destroyed) return;
+  const withNames = /\sFORMAT\s+\w*WithNamesAndTypes\s*$/i.test(query) ? 2 : /\sFORMAT\s+\w*WithNames\s*$/i.test(query) ? 1 : 0;
+  let first = true;
+  let stream: ReturnType<Session['queryStream']>;
+  try {
+    stream = bound ? session.queryStreamBind(statement, params) : session.queryStream(statement);
+  } catch (error) {
+    fail(res, error);
+    return;
+  }
+  let cancelled = false;
+  const cancel = () => {
+    cancelled = true;
+    stream.cancel();
+    res.destroy();
+  };
+  running.set(queryId, { query, cancel });
+  res.on('close', () => {
+    if (!res.writableFinished) cancel();
+    running.delete(queryId);
+  });
+  try {
+    for await (const chunk of stream) {
+      if (cancelled) break;
+      if (!res.headersSent) res.writeHead(200, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-query-id': queryId });
+      // chdb writes a WithNames format's header into every chunk; a server writes it once.
+      const bytes = first || withNames === 0 ? chunk.raw() : dropLines(chunk.raw(), withNames);
+      first = false;
+      if (!res.write(bytes)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    }
+    if (!cancelled) {
+      if (!res.headersSent) res.writeHead(200, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-query-id': queryId });
+      res.end();
+    }
+  } catch (error) {
+    if (!cancelled) fail(res, error);
+  } finally {
+    running.delete(queryId);
+    release();
+  }
+}
+
+let streams: Promise<void> = Promise.resolve();
+
+function dropLines(bytes: Uint8Array, count: number): Uint8Array {
+  let at = 0;
+  for (let i = 0; i < count; i++) at = bytes.indexOf(10, at) + 1;
+  return bytes.subarray(at);
+}
+
+function quoteName(name: string): string {
+  return `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``;
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((error) => fail(res, error));
+});
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : 0}\n`);
+});
+const stop = () => {
+  server.close();
+  session.close();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
