@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ClickhouseDriver } from './clickhouse/driver.ts';
 import { DuckdbDriver } from './duckdb/driver.ts';
+import { JdbcDriver } from './jdbc/driver.ts';
 import { pipesOpen } from './duckdb/pipe.ts';
 import { MysqlDriver } from './mysql/driver.ts';
 import { PostgresDriver } from './postgres/driver.ts';
@@ -22,6 +23,9 @@ export function createDriver(settings: ConnectionSettings, env: DriverEnv): Driv
       return new SqliteDriver(settings, env);
     case 'clickhouse':
       return new ClickhouseDriver(settings, env);
+    case 'jdbc':
+    case 'h2':
+      return new JdbcDriver(settings, env);
     default:
       throw new Error(`No driver for connection type "${String(settings.type)}"`);
   }

@@ -1,9 +1,10 @@
 import type { Value, ValueKind } from '../values.ts';
 
-export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'clickhouse';
+export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'clickhouse' | 'jdbc' | 'h2';
 
 /** The SQL dialect a driver speaks; the SQL analyser tokenizes by it. */
-export type Dialect = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'clickhouse';
+/** `jdbc`: standard SQL as JDBC drivers take it (ANSI quoting, `?` placeholders), for the jdbc and h2 types. */
+export type Dialect = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'clickhouse' | 'jdbc';
 
 /** A connection's settings as the driver sees them: the password already resolved. */
 export interface ConnectionSettings {

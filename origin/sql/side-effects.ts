@@ -81,7 +81,20 @@ const CLICKHOUSE = new Map<string, string>([
   ...names('reads another server through a connection of its own', 'remote remotesecure cluster clusterallreplicas mysql postgresql mongodb redis jdbc odbc sqlite'),
 ]);
 
-const BY_DIALECT: Record<Dialect, ReadonlyMap<string, string>> = { postgres: POSTGRES, mysql: MYSQL, duckdb: DUCKDB, sqlite: SQLITE, clickhouse: CLICKHOUSE };
+/**
+ * The jdbc dialect: H2 ignores JDBC's read-only flag, so its file and
+ * connection functions are refused here; PostgreSQL's list applies too, for a
+ * PostgreSQL reached through its JDBC driver.
+ */
+const JDBC = new Map<string, string>([
+  ...POSTGRES,
+  ...names(FILE_READ, 'file_read csvread'),
+  ...names(FILE_WRITE, 'file_write csvwrite'),
+  ...names('links another database through a connection of its own', 'link_schema'),
+  ...names(SERVER, 'cancel_session abort_session'),
+]);
+
+const BY_DIALECT: Record<Dialect, ReadonlyMap<string, string>> = { postgres: POSTGRES, mysql: MYSQL, duckdb: DUCKDB, sqlite: SQLITE, clickhouse: CLICKHOUSE, jdbc: JDBC };
 
 function names(why: string, list: string): Array<[string, string]> {
   return list.split(' ').map((name) => [name.toUpperCase(), why]);

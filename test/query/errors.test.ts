@@ -27,6 +27,7 @@ const MISSING_TABLE: Record<Dialect, RegExp> = {
   duckdb: /Table with name no_such_table_q does not exist/,
   sqlite: /no such table: no_such_table_q/,
   clickhouse: /Unknown table expression identifier 'no_such_table_q'/,
+  jdbc: /no_such_table_q/i,
 };
 
 let origin: Origin;

@@ -41,7 +41,8 @@ export async function createTestDb(driver: Dialect, dir: string): Promise<TestDb
   const noQuery = () => Promise.reject(new Error(`query() is for postgres and mysql, not ${driver}`));
   switch (driver) {
     case 'clickhouse':
-      throw new Error('ClickHouse is tested by test/drivers/conformance.test.ts and test/clickhouse/, not here');
+    case 'jdbc':
+      throw new Error('ClickHouse and JDBC are tested by test/drivers/conformance.test.ts, test/clickhouse/ and test/jdbc/, not here');
     case 'postgres': {
       await pgExec(`CREATE SCHEMA ${name}`);
       return {

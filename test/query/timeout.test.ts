@@ -25,7 +25,8 @@ import {
 function slowSql(driver: Dialect, tag: string): string {
   switch (driver) {
     case 'clickhouse':
-      throw new Error('ClickHouse is tested by test/drivers/conformance.test.ts and test/clickhouse/, not here');
+    case 'jdbc':
+      throw new Error('ClickHouse and JDBC are tested by test/drivers/conformance.test.ts, test/clickhouse/ and test/jdbc/, not here');
     case 'postgres':
       return `SELECT pg_sleep(30) AS slept, '${tag}' AS tag`;
     case 'mysql':

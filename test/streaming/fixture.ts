@@ -12,7 +12,8 @@ export type StreamFormat = (typeof STREAM_FORMATS)[number];
 export function seriesSql(driver: Dialect, count: number, tag = 'series'): string {
   switch (driver) {
     case 'clickhouse':
-      throw new Error('ClickHouse is tested by test/drivers/conformance.test.ts and test/clickhouse/, not here');
+    case 'jdbc':
+      throw new Error('ClickHouse and JDBC are tested by test/drivers/conformance.test.ts, test/clickhouse/ and test/jdbc/, not here');
     case 'postgres':
       // A set-returning function in the select list streams (one in FROM is materialised first).
       return `SELECT g AS n, 'row ' || g AS label, '${tag}' AS tag FROM (SELECT generate_series(1, ${count}) AS g) s`;

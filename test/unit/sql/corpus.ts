@@ -9,10 +9,10 @@ import { SIDE_EFFECT_CORPUS } from './corpus-side-effects.ts';
  */
 export const PROBE_TABLE = 'sluice_probe';
 
-const ALL: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'clickhouse'];
+const ALL: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'clickhouse', 'jdbc'];
 const PG: Dialect[] = ['postgres', 'duckdb'];
 /** ClickHouse's UPDATE and DELETE need a WHERE clause: it has its own spellings of those writes below. */
-const ALL_BUT_CLICKHOUSE: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
+const ALL_BUT_CLICKHOUSE: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'jdbc'];
 
 export interface GuardCase {
   sql: string;
