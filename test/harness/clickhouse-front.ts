@@ -96,9 +96,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     res.end(JSON.stringify([...running].map(([id, r]) => ({ query_id: id, query: r.query }))));
     return;
   }
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks).toString('utf8');
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  const body = Buffer.concat(parts).toString('utf8');
   const query = [url.searchParams.get('query'), body].filter((part) => part).join('\n');
   if (kill(query, res)) return;
 
@@ -133,22 +133,19 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const turn = streams;
   let release = () => {};
   streams = new Promise<void>((resolve) => (release = resolve));
-  res.on('close', () => release());
   await turn;
-  if (res.destroyed) return;
-  const withNames = /\sFORMAT\s+\w*WithNamesAndTypes\s*$/i.test(query) ? 2 : /\sFORMAT\s+\w*WithNames\s*$/i.test(query) ? 1 : 0;
-  let first = true;
-  let stream: ReturnType<Session['queryStream']>;
-  try {
-    stream = bound ? session.queryStreamBind(statement, params) : session.queryStream(statement);
-  } catch (error) {
-    fail(res, error);
+  if (res.destroyed) {
+    release();
     return;
   }
+  const withNames = /\sFORMAT\s+\w*WithNamesAndTypes\s*$/i.test(query) ? 2 : /\sFORMAT\s+\w*WithNames\s*$/i.test(query) ? 1 : 0;
+  let stream: ReturnType<Session['queryStream']> | null = null;
+  let chunks!: AsyncIterator<{ raw(): Uint8Array }>;
+  let next!: IteratorResult<{ raw(): Uint8Array }>;
   let cancelled = false;
   const cancel = () => {
     cancelled = true;
-    stream.cancel();
+    stream?.cancel();
     res.destroy();
   };
   running.set(queryId, { query, cancel });
@@ -156,12 +153,34 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     if (!res.writableFinished) cancel();
     running.delete(queryId);
   });
+  // Right after a cancelled stream chdb may fail the next one at once ("aborted", "No active streaming
+  // query") while it lets go of the old one: the statement is started again, before any byte was sent.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      stream = await openStream(() => (bound ? session.queryStreamBind(statement, params) : session.queryStream(statement)));
+      chunks = stream[Symbol.asyncIterator]();
+      next = await chunks.next();
+      break;
+    } catch (error) {
+      if (attempt < 30 && !cancelled && /aborted|No active streaming query/.test(String((error as Error).message))) {
+        stream?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
+      running.delete(queryId);
+      if (cancelled) await settle(stream);
+      release();
+      if (!cancelled) fail(res, error);
+      return;
+    }
+  }
+  let first = true;
   try {
-    for await (const chunk of stream) {
+    for (; !next.done; next = await chunks.next()) {
       if (cancelled) break;
       if (!res.headersSent) res.writeHead(200, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-query-id': queryId });
       // chdb writes a WithNames format's header into every chunk; a server writes it once.
-      const bytes = first || withNames === 0 ? chunk.raw() : dropLines(chunk.raw(), withNames);
+      const bytes = first || withNames === 0 ? next.value.raw() : dropLines(next.value.raw(), withNames);
       first = false;
       if (!res.write(bytes)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
     }
@@ -173,11 +192,43 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     if (!cancelled) fail(res, error);
   } finally {
     running.delete(queryId);
+    if (cancelled) await settle(stream);
     release();
   }
 }
 
+/**
+ * chdb finishes cancelling a stream after its iterator has let go: read it to
+ * its end, then give the engine a moment, or the next stream fails midway
+ * ("aborted", "No active streaming query") after its first bytes were sent.
+ */
+async function settle(stream: { [Symbol.asyncIterator](): AsyncIterator<unknown> } | null): Promise<void> {
+  try {
+    if (stream) for await (const _ of stream as AsyncIterable<unknown>) break;
+  } catch {
+    // the cancelled stream's own error
+  }
+  try {
+    await session.queryAsync('SELECT 1');
+  } catch {
+    // a leftover cancellation lands here rather than on the next client's stream
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
 let streams: Promise<void> = Promise.resolve();
+
+/** A cancelled stream lets go of chdb only once its current block is done: wait for it (up to 10 s). */
+async function openStream<T>(open: () => T): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return open();
+    } catch (error) {
+      if (attempt >= 100 || !/already active/.test(String((error as Error).message))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
 
 function dropLines(bytes: Uint8Array, count: number): Uint8Array {
   let at = 0;
@@ -192,6 +243,8 @@ function quoteName(name: string): string {
 const server = createServer((req, res) => {
   handle(req, res).catch((error) => fail(res, error));
 });
+// Idle keep-alive sockets stay open longer than the client keeps them, so it never reuses one the front is closing.
+server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : 0}\n`);

@@ -79,11 +79,27 @@ export class JdbcDriver extends PooledDriver<JdbcSession, JdbcSession> {
     };
   }
 
-  private async process(): Promise<JdbcHelper> {
-    const current = this.helper ? await this.helper.catch(() => null) : null;
-    if (current?.alive) return current;
-    this.helper = JdbcHelper.start(this.setup);
-    this.helper.catch(() => (this.helper = null));
+  private current: JdbcHelper | null = null;
+
+  /** The pool's helper: the running one, the one starting, or a new one (never two at once). */
+  private process(): Promise<JdbcHelper> {
+    let previous: Promise<void> = Promise.resolve();
+    if (this.current && !this.current.alive) {
+      // A condemned helper may still hold the database (an H2 file): the next starts once it is gone.
+      previous = this.current.gone;
+      this.current = null;
+      this.helper = null;
+    }
+    if (!this.helper) {
+      const starting = previous.then(() => JdbcHelper.start(this.setup));
+      this.helper = starting;
+      starting.then(
+        (helper) => (this.current = helper),
+        () => {
+          if (this.helper === starting) this.helper = null;
+        },
+      );
+    }
     return this.helper;
   }
 
@@ -168,7 +184,7 @@ class JdbcStatement implements StatementSource {
     this.killed = true;
     // JDBC's cancel first (PostgreSQL would otherwise run on, not noticing the closed socket), then the process.
     this.session.helper.cancel(this.session.id);
-    setTimeout(() => this.session.helper.kill(), 300).unref();
+    this.session.helper.killSoon(300);
   }
 
   async finish(outcome: Outcome): Promise<void> {

@@ -2,9 +2,9 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from '../../paths.ts';
 import { sessionLost } from '../failures.ts';
 
 /**
@@ -14,7 +14,7 @@ import { sessionLost } from '../failures.ts';
  * lines (see the Java file). Never a committed .class or jar.
  */
 
-const SOURCE = join(dirname(fileURLToPath(import.meta.url)), 'helper', 'SluiceJdbc.java');
+const SOURCE = projectPath('origin/drivers/jdbc/helper/SluiceJdbc.java');
 const NO_JDK = 'The jdbc and h2 connection types need a Java 11+ JDK (javac and java): install openjdk-17-jdk-headless';
 
 let compiled: Promise<string> | null = null;
@@ -61,7 +61,11 @@ export class JdbcHelper {
   private readonly waiting = new Map<number, ((reply: Reply | Error) => void)[]>();
   private exited = false;
 
+  /** Resolves once the process has exited. */
+  readonly gone: Promise<void>;
+
   private constructor(private readonly child: ChildProcess) {
+    this.gone = new Promise((resolve) => child.once('exit', () => resolve()));
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       let reply: Reply;
@@ -96,8 +100,17 @@ export class JdbcHelper {
     return helper;
   }
 
+  /** False once it ended or was condemned (`killSoon`): no new session may start on it. */
   get alive(): boolean {
-    return !this.exited;
+    return !this.exited && !this.retiring;
+  }
+
+  private retiring = false;
+
+  /** Condemns the process now and kills it after `ms`, so a cancel sent just before can reach the database first. */
+  killSoon(ms: number): void {
+    this.retiring = true;
+    setTimeout(() => this.kill(), ms).unref();
   }
 
   /** Sends one command and waits for its answer; a reply carrying `error` rejects. */
