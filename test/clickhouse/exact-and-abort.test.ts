@@ -100,6 +100,8 @@ describe('a client abort', () => {
     controller.abort();
     await readAll(res).catch(() => {});
     expect(await eventually(async () => (await mine()) === 0, 10_000)).toBe(true);
+    // The driver's KILL QUERY reached the server, naming the statement's id.
+    expect(await eventually(async () => (await ch.killed()).length > 0, 10_000)).toBe(true);
     const next = await post(origin, { sql: 'SELECT 7 AS x', connection_name: conn }, { format: 'csv' });
     expect(next.text).toBe('x\r\n7\r\n');
   });

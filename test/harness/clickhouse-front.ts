@@ -22,7 +22,8 @@ import { Session } from 'chdb';
  * - chdb registers no query in `system.processes` and runs one query at a
  *   time (another waits between two chunks of a stream). So the front keeps
  *   its own table of the statements it is streaming: `KILL QUERY WHERE
- *   query_id = '<id>'` cancels one (chdb stops between chunks), a closed
+ *   query_id = '<id>'` (or a bound `{id:String}`) cancels one (chdb stops
+ *   between chunks) and is listed by `GET /killed`, a closed
  *   client connection cancels its own, and `GET /processes` lists them
  *   (query id and text) for tests to watch.
  */
@@ -74,21 +75,31 @@ function fail(res: ServerResponse, error: unknown): void {
   res.end(`${message}\n`);
 }
 
-/** `KILL QUERY WHERE query_id = 'x'`, answered from the front's own table. */
-function kill(query: string, res: ServerResponse): boolean {
-  const match = /^\s*KILL\s+QUERY\s+WHERE\s+query_id\s*=\s*'([^']*)'/i.exec(query);
+/** `KILL QUERY WHERE query_id = 'x'` (or `= {name:String}` with `param_name`), answered from the front's own table. */
+function kill(query: string, url: URL, res: ServerResponse): boolean {
+  const match = /^\s*KILL\s+QUERY\s+WHERE\s+query_id\s*=\s*(?:'([^']*)'|\{(\w+):String\})/i.exec(query);
   if (!match) return false;
-  const target = running.get(match[1]);
+  const id = match[1] ?? unescape(url.searchParams.get(`param_${match[2]}`) ?? '') ?? '';
+  const target = running.get(id);
   target?.cancel();
+  killed.push(id);
   res.writeHead(200, { 'content-type': 'text/plain' });
-  res.end(target ? `finished\t${match[1]}\n` : '');
+  res.end(target ? `finished\t${id}\n` : '');
   return true;
 }
+
+/** Query ids named by KILL QUERY, in order (`GET /killed`), so tests can see the kill arrive. */
+const killed: string[] = [];
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://front');
   if (url.pathname === '/ping' || (url.pathname === '/' && req.method === 'GET' && !url.searchParams.has('query'))) {
     res.end('Ok.\n');
+    return;
+  }
+  if (url.pathname === '/killed') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(killed));
     return;
   }
   if (url.pathname === '/processes') {
@@ -100,7 +111,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   for await (const part of req) parts.push(part as Buffer);
   const body = Buffer.concat(parts).toString('utf8');
   const query = [url.searchParams.get('query'), body].filter((part) => part).join('\n');
-  if (kill(query, res)) return;
+  if (kill(query, url, res)) return;
 
   const params: Record<string, string | null> = {};
   const settings: [string, string][] = [];

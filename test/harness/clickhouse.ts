@@ -15,6 +15,8 @@ export interface ClickhouseServer {
   port: number;
   /** Statements the front is streaming now (its own table: chdb shows none in system.processes). */
   processes(): Promise<{ query_id: string; query: string }[]>;
+  /** Query ids KILL QUERY named, in order. */
+  killed(): Promise<string[]>;
   /** Runs statements over HTTP with no settings (setup: writes and DDL). */
   exec(database: string, ...statements: string[]): Promise<void>;
   stop(): Promise<void>;
@@ -46,6 +48,9 @@ export async function startClickhouse(): Promise<ClickhouseServer> {
     port,
     async processes() {
       return (await fetch(`${url}/processes`)).json() as Promise<{ query_id: string; query: string }[]>;
+    },
+    async killed() {
+      return (await fetch(`${url}/killed`)).json() as Promise<string[]>;
     },
     async exec(database, ...statements) {
       for (const statement of statements) {
