@@ -1,7 +1,7 @@
 import type { SluiceError } from '../errors.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { SessionPool } from './pool.ts';
-import { createRedactor, type Redactor } from './redact.ts';
+import { createRedactor, passwordInUrl, type Redactor } from './redact.ts';
 import type { CatalogComment, ConnectionSettings, Dialect, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing, SqlDriverType } from './types.ts';
 
 /**
@@ -41,7 +41,7 @@ export abstract class PooledDriver<S, H> implements Driver {
     settings: ConnectionSettings,
     protected readonly env: DriverEnv,
   ) {
-    this.redactor = createRedactor(settings.password);
+    this.redactor = createRedactor(settings.password, passwordInUrl(settings.options.jdbc_url));
     this.pool = new SessionPool<S>(
       { open: () => this.openSession(), destroy: (s) => this.destroySession(s), alive: (s) => this.sessionAlive(s) },
       { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },

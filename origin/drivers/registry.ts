@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { ClickhouseDriver } from './clickhouse/driver.ts';
 import { DuckdbDriver } from './duckdb/driver.ts';
 import { MongoDriver } from './mongodb/driver.ts';
+import { JdbcDriver } from './jdbc/driver.ts';
 import { pipesOpen } from './duckdb/pipe.ts';
 import { MysqlDriver } from './mysql/driver.ts';
 import { PostgresDriver } from './postgres/driver.ts';
@@ -24,6 +26,11 @@ export function createDriver(settings: ConnectionSettings, env: DriverEnv): AnyD
       return new SqliteDriver(settings, env);
     case 'mongodb':
       return new MongoDriver(settings, env);
+    case 'clickhouse':
+      return new ClickhouseDriver(settings, env);
+    case 'jdbc':
+    case 'h2':
+      return new JdbcDriver(settings, env);
     default:
       throw new Error(`No driver for connection type "${String(settings.type)}"`);
   }

@@ -1,12 +1,13 @@
 import type { Value, ValueKind } from '../values.ts';
 
-export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'mongodb';
+export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'clickhouse' | 'jdbc' | 'h2' | 'mongodb';
 
 /** The connection types that run SQL (every one but the document database). */
 export type SqlDriverType = Exclude<DriverType, 'mongodb'>;
 
 /** The SQL dialect a driver speaks; the SQL analyser tokenizes by it. */
-export type Dialect = 'postgres' | 'mysql' | 'duckdb' | 'sqlite';
+/** `jdbc`: standard SQL as JDBC drivers take it (ANSI quoting, `?` placeholders), for the jdbc and h2 types. */
+export type Dialect = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'clickhouse' | 'jdbc';
 
 /** What a run reads in, for its log line and metrics: a SQL dialect, or `mongodb` for document queries. */
 export type RunDialect = Dialect | 'mongodb';
@@ -40,7 +41,7 @@ export interface ColumnMeta {
 }
 
 export interface RunRequest {
-  /** SQL in the driver's placeholder style (`$1` for postgres/duckdb, `?` for mysql/sqlite). */
+  /** SQL in the driver's placeholder style (`$1` for postgres/duckdb, `?` for mysql/sqlite, `{p1:Type}` for clickhouse). */
   text: string;
   values: unknown[];
   /** Run in a read-only transaction or session where the database supports one. */

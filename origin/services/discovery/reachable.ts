@@ -46,7 +46,7 @@ export interface DiscoveredQuery {
 
 /** As `/q/<name>` reads markers: in the default connection's dialect, postgres when there is none. */
 const DEFAULT_DIALECT: Dialect = 'postgres';
-const DIALECTS: readonly string[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
+const DIALECTS: readonly string[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'clickhouse', 'jdbc'];
 
 export async function discoverQueries(deps: Pick<AppDeps, 'store'>, caller: AccessCaller): Promise<DiscoveredQuery[]> {
   const reachable = await reachableQueries(deps, caller);
