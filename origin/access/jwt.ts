@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, errors, importJWK, type JWK, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import type { JWK, JWTVerifyGetKey } from 'jose';
 import type { Logger } from '../observability/logger.ts';
 import type { Env } from '../env.ts';
 import { SluiceError } from '../errors.ts';
@@ -38,6 +38,11 @@ export function presentedSignInToken(header: (name: string) => string | undefine
 
 const ASYMMETRIC = ['RS256', 'ES256'];
 
+type Jose = typeof import('jose');
+let jose: Promise<Jose> | undefined;
+/** jose is loaded by a server that verifies sign-in tokens (with its key set, or its first token), not by every origin at startup. */
+const loadJose = (): Promise<Jose> => (jose ??= import('jose'));
+
 const invalid = (reason: string) => new SluiceError('unauthorized', `Invalid sign-in token: ${reason}`);
 
 type JwtEnv = Pick<Env, 'SLUICE_JWT_SECRET' | 'SLUICE_JWT_JWKS' | 'SLUICE_JWT_ISSUER' | 'SLUICE_JWT_AUDIENCE'>;
@@ -50,7 +55,7 @@ type JwtEnv = Pick<Env, 'SLUICE_JWT_SECRET' | 'SLUICE_JWT_JWKS' | 'SLUICE_JWT_IS
 export async function createSignInVerifier(env: JwtEnv, logger: Pick<Logger, 'warn'>): Promise<SignInVerifier> {
   const secret = env.SLUICE_JWT_SECRET === undefined ? undefined : new TextEncoder().encode(env.SLUICE_JWT_SECRET);
   const source = env.SLUICE_JWT_JWKS;
-  const keys = source === undefined ? undefined : /^https:\/\//i.test(source) ? remoteKeys(source) : await fileKeys(source, logger);
+  const keys = source === undefined ? undefined : /^https:\/\//i.test(source) ? await remoteKeys(source) : await fileKeys(source, logger);
   const checks = { requiredClaims: ['exp'], issuer: env.SLUICE_JWT_ISSUER, audience: env.SLUICE_JWT_AUDIENCE };
 
   return {
@@ -61,6 +66,7 @@ export async function createSignInVerifier(env: JwtEnv, logger: Pick<Logger, 'wa
       if (!token) {
         throw new SluiceError('unauthorized', `This query takes a value from a sign-in token: send one as Authorization: Bearer <token> or ${SIGN_IN_TOKEN_HEADER}`);
       }
+      const { decodeProtectedHeader, errors, jwtVerify } = await loadJose();
       let alg: string | undefined;
       try {
         alg = decodeProtectedHeader(token).alg;
@@ -71,7 +77,7 @@ export async function createSignInVerifier(env: JwtEnv, logger: Pick<Logger, 'wa
         if (alg === 'HS256' && secret) return (await jwtVerify(token, secret, { ...checks, algorithms: ['HS256'] })).payload;
         if (alg !== undefined && ASYMMETRIC.includes(alg) && keys) return (await jwtVerify(token, keys, { ...checks, algorithms: ASYMMETRIC })).payload;
       } catch (err) {
-        throw refusal(err);
+        throw refusal(err, errors);
       }
       throw invalid(`algorithm ${alg ?? 'none'} is not accepted`);
     },
@@ -79,7 +85,7 @@ export async function createSignInVerifier(env: JwtEnv, logger: Pick<Logger, 'wa
 }
 
 /** The 401 (or 503) a failed verification answers; the reason helps a client know whether to refresh its token. */
-function refusal(err: unknown): SluiceError {
+function refusal(err: unknown, errors: Jose['errors']): SluiceError {
   if (err instanceof SluiceError) return err;
   if (err instanceof errors.JWTExpired) return invalid('expired');
   if (err instanceof errors.JWTClaimValidationFailed) {
@@ -93,7 +99,8 @@ function refusal(err: unknown): SluiceError {
 }
 
 /** A remote key set, re-fetched when a token names a key it does not hold (at most every 30 s). */
-function remoteKeys(url: string): JWTVerifyGetKey {
+async function remoteKeys(url: string): Promise<JWTVerifyGetKey> {
+  const { createRemoteJWKSet, errors } = await loadJose();
   const jwks = createRemoteJWKSet(new URL(url), { timeoutDuration: 5_000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
   return async (header, token) => {
     try {
@@ -111,6 +118,7 @@ function remoteKeys(url: string): JWTVerifyGetKey {
  * without a restart). A file that turns bad keeps the keys last read.
  */
 async function fileKeys(path: string, logger: Pick<Logger, 'warn'>): Promise<JWTVerifyGetKey> {
+  const { errors } = await loadJose();
   let loaded = await readKeySet(path);
   return async (header, token) => {
     try {
@@ -131,6 +139,7 @@ async function fileKeys(path: string, logger: Pick<Logger, 'warn'>): Promise<JWT
 }
 
 async function readKeySet(path: string): Promise<{ get: JWTVerifyGetKey; modified: number }> {
+  const { createLocalJWKSet, importJWK } = await loadJose();
   const fail = (problem: string) => new Error(`SLUICE_JWT_JWKS: ${path} ${problem}`);
   let text: string;
   let modified: number;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { createRedactor } from '../drivers/redact.ts';
 import { badRequest } from '../errors.ts';
 import { watchBody } from './body.ts';
@@ -28,6 +27,20 @@ const DEFAULT_REGION: Record<BucketTarget['scheme'], string> = { s3: 'us-east-1'
 // The SDK's notice that its releases from 2027 need Node 22 is multi-line text on stderr (breaking one-line JSON logs); the installed version runs here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+interface Sdk {
+  S3Client: typeof import('@aws-sdk/client-s3').S3Client;
+  DeleteObjectCommand: typeof import('@aws-sdk/client-s3').DeleteObjectCommand;
+  Upload: typeof import('@aws-sdk/lib-storage').Upload;
+}
+let sdk: Promise<Sdk> | undefined;
+/** The AWS SDK (~6 MiB of an idle origin's RSS) is loaded with the first bucket destination used, not by every origin at startup. */
+const loadSdk = (): Promise<Sdk> =>
+  (sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([s3, storage]) => ({
+    S3Client: s3.S3Client,
+    DeleteObjectCommand: s3.DeleteObjectCommand,
+    Upload: storage.Upload,
+  })));
+
 const noCredentialChain = () => async (): Promise<never> => {
   throw new Error('A destination uses only the credentials it is given');
 };
@@ -38,7 +51,7 @@ export function createBucketStore(target: BucketTarget, settings: DestinationSet
   if (!user || !password) throw badRequest(`Destination "${settings.name}" needs user (access key id) and password (secret key)`, { errors: { user: 'required', password: 'required' } });
   const endpoint = settings.endpoint ?? DEFAULT_ENDPOINT[target.scheme];
   if (target.scheme === 'r2' && !endpoint) throw badRequest('An r2:// destination needs its account endpoint (https://<account id>.r2.cloudflarestorage.com)', { errors: { endpoint: 'required' } });
-  const client = new S3Client({
+  const options: ConstructorParameters<Sdk['S3Client']>[0] = {
     region: settings.region ?? DEFAULT_REGION[target.scheme],
     endpoint,
     forcePathStyle: endpoint !== undefined,
@@ -57,20 +70,28 @@ export function createBucketStore(target: BucketTarget, settings: DestinationSet
     retryMode: 'standard',
     defaultsMode: 'standard',
     requestHandler: { connectionTimeout: 10_000, requestTimeout: 60_000 },
-  });
+  };
+  let client: S3Client | undefined;
+  const connect = async () => {
+    const aws = await loadSdk();
+    client ??= new aws.S3Client(options);
+    return { aws, client };
+  };
   const redact = createRedactor(password);
   const location = (key: string) => `${target.scheme}://${target.bucket}/${key}`;
 
   async function remove(key: string): Promise<void> {
-    await client.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: key }));
+    const { aws, client } = await connect();
+    await client.send(new aws.DeleteObjectCommand({ Bucket: target.bucket, Key: key }));
   }
 
   async function put(key: string, source: AsyncIterable<Uint8Array>, { contentType, signal }: ObjectWriteOptions): Promise<WrittenObject> {
     assertSafeKey(key);
     signal.throwIfAborted();
     const fullKey = underPrefix(target.prefix, key);
+    const { aws, client } = await connect();
     const body = watchBody(source, signal);
-    const upload = new Upload({
+    const upload = new aws.Upload({
       client,
       params: { Bucket: target.bucket, Key: fullKey, Body: Readable.from(body.chunks), ContentType: contentType },
       partSize: PART_SIZE,
@@ -110,7 +131,7 @@ export function createBucketStore(target: BucketTarget, settings: DestinationSet
       }
     },
     close() {
-      client.destroy();
+      client?.destroy();
     },
   };
 }
