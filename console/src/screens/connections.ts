@@ -58,7 +58,7 @@ function table(rows: Connection[], reload: () => Promise<void>): HTMLElement {
           h(
             'div',
             { class: 'row-actions' },
-            h('button', { type: 'button', onclick: () => test({ name: c.name }) }, 'Test'),
+            write && h('button', { type: 'button', onclick: () => test({ name: c.name }) }, 'Test'),
             h('a', { class: 'button', href: `#/connections/schema/${enc(c.name)}` }, 'Schema'),
             write && h('button', { type: 'button', onclick: async () => editor(await get<Connection>(`/api/v1/connections/${enc(c.name)}`), reload) }, 'Edit'),
             write && h('button', { type: 'button', class: 'danger', onclick: () => remove(c.name, reload) }, 'Delete'),

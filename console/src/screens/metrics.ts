@@ -17,6 +17,7 @@ function chart(title: string, values: number[], summary: string): HTMLElement {
   const max = Math.max(1, ...values);
   const bar = width / values.length;
   const s = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${title}: ${summary}`, class: 'chart' });
+  s.appendChild(svg('line', { x1: 0, y1: height - 0.5, x2: width, y2: height - 0.5, class: 'axis' }));
   values.forEach((v, i) => {
     const bh = (v / max) * (height - 4);
     s.appendChild(svg('rect', { x: i * bar + 1, y: height - bh, width: Math.max(1, bar - 2), height: bh, class: 'bar' }));

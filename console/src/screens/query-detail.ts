@@ -11,7 +11,7 @@ export async function queryDetail(view: HTMLElement, name: string): Promise<void
   const panel = h('div', { class: 'panel' });
   const tabs: Array<[string, () => Promise<void> | void]> = [
     ['Versions', () => versions(panel, q, reload)],
-    ...(can('data.run') || q.published_version !== null ? ([['Run', () => runPanel(panel, q)]] as Array<[string, () => void]>) : []),
+    ...(can('data.run') ? ([['Run', () => runPanel(panel, q)]] as Array<[string, () => void]>) : []),
     ['History', () => historyPanel(panel, name)],
     ['Flow', () => flow(panel, q)],
     ...(can('queries.write') ? ([['New version', () => definitionForm(panel, { ...q, ...latest(q) }, reload)]] as Array<[string, () => Promise<void>]>) : []),
@@ -92,10 +92,11 @@ function runPanel(panel: HTMLElement, q: any): void {
   const format = h('select', { 'aria-label': 'Download format' }, FORMATS.map((f) => h('option', { value: f }, f)));
   const out = h('div', { 'aria-live': 'polite' });
   let page = 1;
-  const body = () => ({ params: Object.fromEntries([...inputs].filter(([, i]) => i.value !== '').map(([k, i]) => [k, i.value])), version: Number(versionSelect.value) });
+  // GET: query-string values are converted to each parameter's type by the server (a JSON body must carry them typed).
+  const url = (extra: Record<string, string | number>) => `/q/${enc(q.name)}${qs({ ...Object.fromEntries([...inputs].map(([k, i]) => [k, i.value])), version: versionSelect.value, page, page_size: pageSize.value, ...extra })}`;
   const run = () =>
     attempt(out, async () => {
-      const res = await request('POST', `/q/${enc(q.name)}${qs({ page, page_size: pageSize.value })}`, body(), { workspace: false });
+      const res = await request('GET', url({}), undefined, { workspace: false });
       const data = await res.json();
       const rows: any[] = Array.isArray(data) ? data : [];
       const more = res.headers.get('x-has-more') === 'true';
@@ -112,13 +113,13 @@ function runPanel(panel: HTMLElement, q: any): void {
     });
   const download = () =>
     attempt(out, async () => {
-      const res = await request('POST', `/q/${enc(q.name)}${qs({ page, page_size: pageSize.value })}`, { ...body(), format: format.value }, { workspace: false });
-      const url = URL.createObjectURL(await res.blob());
-      const a = h('a', { href: url, download: `${q.name}.${format.value}` });
+      const res = await request('GET', url({ format: format.value }), undefined, { workspace: false });
+      const href = URL.createObjectURL(await res.blob());
+      const a = h('a', { href, download: `${q.name}.${format.value}` });
       document.body.appendChild(a);
       a.click();
       a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setTimeout(() => URL.revokeObjectURL(href), 10_000);
       replace(out, h('p', { class: 'ok', role: 'status' }, `Downloaded ${format.value}.`));
     });
   replace(
