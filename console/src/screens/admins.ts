@@ -16,7 +16,8 @@ export async function adminsScreen(view: HTMLElement, args: string[]): Promise<v
     out.replaceChildren(
       pagedTable(
         [
-          { label: 'Name', cell: (a) => h('a', { href: `#/administrators/${enc(a.name)}` }, a.name) },
+          // Tokens: everyone's own, an owner anyone's.
+          { label: 'Name', cell: (a) => (write || (state.me?.via === 'token' && state.me.name === a.name) ? h('a', { href: `#/administrators/${enc(a.name)}` }, a.name) : a.name) },
           { label: 'Role', cell: (a) => a.role ?? '—' },
           { label: 'Email', cell: (a) => a.email ?? '—' },
           { label: 'Active', cell: (a) => (a.active ? 'yes' : 'no') },

@@ -1,0 +1,131 @@
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Origin, startOrigin } from '../harness/origin.ts';
+import { launch, openScreen, settle, signIn, watchedPage } from './browser.ts';
+
+const ADMIN_KEY = 'console-screens-admin-key-0001';
+const SHOTS = fileURLToPath(new URL('../../docs/console/', import.meta.url));
+/** Every screen in the navigation, as an owner sees it. */
+const SCREENS = ['Overview', 'Connections', 'Saved queries', 'Collections', 'API keys', 'Roles', 'History', 'Metrics', 'Live runs', 'Destinations', 'Exports', 'Cache', 'Audit log', 'Alerts', 'Administrators', 'Workspaces', 'Settings'];
+/** Controls that change something: an auditor is offered none of them. */
+const WRITE_CONTROLS = /^(New .*|Edit|Delete.*|Remove|Revoke|Rotate|Test|Publish|Unpublish|Roll back.*|Save.*|Evict.*|Rename|Run now|Rewind|Issue token|New version|Run)$/;
+
+let origin: Origin;
+let browser: Browser;
+let auditorToken: string;
+let exampleQuery: string;
+
+beforeAll(async () => {
+  [origin, browser] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY } }), launch()]);
+  const admin = { 'x-api-key': ADMIN_KEY };
+  expect((await origin.call('POST', '/api/v1/administrators', { name: 'ada', role: 'auditor' }, admin)).status).toBe(201);
+  const token = await origin.call('POST', '/api/v1/administrators/ada/tokens', { label: 'console test' }, admin);
+  expect(token.status).toBe(201);
+  auditorToken = token.body.secret;
+  // Something on each screen: a connection, a query in a collection, a role, a key from it.
+  const made = [
+    await origin.call('POST', '/api/v1/connections', { name: 'memory', db: 'duckdb' }, admin),
+    await origin.call('POST', '/api/v1/queries', { name: 'numbers', sql: 'SELECT i FROM range(:n) t(i)', connection_name: 'memory', parameters: { n: { type: 'int', max: 100 } }, collection: 'reports', publish: true }, admin),
+    await origin.call('POST', '/api/v1/roles', { name: 'report-readers', collections: ['reports'] }, admin),
+    await origin.call('POST', '/api/v1/api-keys', { name: 'reports-key', role: 'report-readers' }, admin),
+  ];
+  expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+  exampleQuery = 'numbers';
+});
+afterAll(async () => {
+  await browser?.close();
+  await origin?.stop();
+});
+
+async function writeControls(page: Page): Promise<string[]> {
+  const names = await page.locator('main button, main a.button').allTextContents();
+  return names.map((n) => n.trim()).filter((n) => WRITE_CONTROLS.test(n));
+}
+
+/** Opens every screen, a query's every tab and a connection's schema; returns the write controls seen on each. */
+async function visitAll(page: Page): Promise<Record<string, string[]>> {
+  const seen: Record<string, string[]> = {};
+  for (const title of SCREENS) {
+    await openScreen(page, title);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    seen[title] = await writeControls(page);
+  }
+  await page.goto(`${origin.url}/console#/queries/${encodeURIComponent(exampleQuery)}`);
+  await settle(page);
+  for (const tab of await page.getByRole('tab').allTextContents()) {
+    await page.getByRole('tab', { name: tab }).click();
+    await settle(page);
+    seen[`query ${tab}`] = await writeControls(page);
+  }
+  await openScreen(page, 'Connections');
+  await page.getByRole('link', { name: 'Schema' }).first().click();
+  await page.getByRole('heading', { name: /^Schema of / }).waitFor();
+  await settle(page);
+  seen.schema = await writeControls(page);
+  await page.goto(`${origin.url}/console#/administrators/ada`);
+  await settle(page);
+  seen.tokens = await writeControls(page);
+  return seen;
+}
+
+describe('every console screen', () => {
+  it('renders for an owner without a console error or a failed request, with its write controls', async () => {
+    const { page, problems } = await watchedPage(browser);
+    await signIn(page, origin.url, ADMIN_KEY);
+    const seen = await visitAll(page);
+    expect(problems).toEqual([]);
+    expect(seen.Connections).toContain('New connection');
+    expect(seen['Saved queries']).toContain('New query');
+    expect(seen['API keys']).toEqual(expect.arrayContaining(['New key', 'Revoke', 'Rotate']));
+    expect(seen['query Versions']).toContain('Delete query');
+    expect(Object.keys(seen)).toContain('query Run');
+    await openScreen(page, 'Audit log');
+    await page.getByRole('button', { name: 'Verify chain' }).click();
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Chain intact/);
+    await page.screenshot({ path: `${SHOTS}audit.png` });
+    await openScreen(page, 'API keys');
+    await page.screenshot({ path: `${SHOTS}keys.png` });
+    expect(problems).toEqual([]);
+  });
+
+  it('renders for an auditor with no write control on any screen', async () => {
+    const { page, problems } = await watchedPage(browser);
+    await signIn(page, origin.url, auditorToken);
+    expect(await page.getByTestId('who').textContent()).toContain('ada · auditor');
+    const seen = await visitAll(page);
+    expect(problems).toEqual([]);
+    // Everyone manages their own sign-in tokens; nothing else.
+    expect(Object.fromEntries(Object.entries(seen).filter(([, controls]) => controls.length > 0))).toEqual({ tokens: ['Issue token', 'Revoke'] });
+    expect(Object.keys(seen)).not.toContain('query Run');
+    expect(Object.keys(seen)).not.toContain('query New version');
+  });
+
+  it('works in the dark theme and at phone width, the navigation behind a menu button', async () => {
+    const { page, problems } = await watchedPage(browser, { width: 390, height: 844 });
+    await signIn(page, origin.url, ADMIN_KEY);
+    await page.getByRole('button', { name: 'Dark theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.locator('nav.side').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.locator('nav.side').getByRole('link', { name: 'Saved queries' }).click();
+    await settle(page);
+    expect(await page.locator('nav.side').isVisible()).toBe(false);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}phone-dark.png` });
+    expect(problems).toEqual([]);
+  });
+
+  it('is keyboard navigable: Tab reaches the navigation and Enter opens a screen', async () => {
+    const { page } = await watchedPage(browser);
+    await signIn(page, origin.url, ADMIN_KEY);
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate(() => document.activeElement?.textContent)) === 'History') break;
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
+    expect(await page.evaluate(() => location.hash)).toBe('#/history');
+  });
+});
