@@ -45,3 +45,22 @@ describe('/console', () => {
     expect(res.body).toMatchObject({ error: expect.stringContaining('No route') });
   });
 });
+
+describe('/console through the edge', () => {
+  let behind: Origin;
+  beforeAll(async () => {
+    behind = await startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY }, edge: true });
+  });
+  afterAll(() => behind?.stop());
+
+  it('is served without a key, with the page, its policy and its assets', async () => {
+    const res = await behind.fetch('/console');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await res.text();
+    const script = /src="(\/console\/assets\/app-[^"]+)"/.exec(html)![1];
+    const asset = await behind.fetch(script);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
+  });
+});
