@@ -93,6 +93,8 @@ async function switchWorkspace(name: string): Promise<void> {
   session.setWorkspace(name);
   try {
     state.set(await api<Me>('GET', '/api/v1/me'));
+    // What the screen showed belongs to the other workspace: start from the overview.
+    history.replaceState(null, '', `${location.pathname}#/`);
     shell();
   } catch (error) {
     replace(document.getElementById('content')!, errorBox(error));

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,27 +18,34 @@ let origin: Origin;
 let browser: Browser;
 let auditorToken: string;
 let exampleQuery: string;
+const exportDir = mkdtempSync(join(tmpdir(), 'sluice-console-exports-'));
 
 beforeAll(async () => {
-  [origin, browser] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY } }), launch()]);
+  [origin, browser] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY, SLUICE_EXPORT_DIRS: exportDir } }), launch()]);
   const admin = { 'x-api-key': ADMIN_KEY };
   expect((await origin.call('POST', '/api/v1/administrators', { name: 'ada', role: 'auditor' }, admin)).status).toBe(201);
   const token = await origin.call('POST', '/api/v1/administrators/ada/tokens', { label: 'console test' }, admin);
   expect(token.status).toBe(201);
   auditorToken = token.body.secret;
   // Something on each screen: a connection, a query in a collection, a role, a key from it.
+  // A cached query answered once, a local export of it, a second workspace.
   const made = [
     await origin.call('POST', '/api/v1/connections', { name: 'memory', db: 'duckdb' }, admin),
-    await origin.call('POST', '/api/v1/queries', { name: 'numbers', sql: 'SELECT i FROM range(:n) t(i)', connection_name: 'memory', parameters: { n: { type: 'int', max: 100 } }, collection: 'reports', publish: true }, admin),
+    await origin.call('POST', '/api/v1/queries', { name: 'numbers', sql: 'SELECT i FROM range(:n) t(i)', connection_name: 'memory', parameters: { n: { type: 'int', max: 100 } }, collection: 'reports', cache_ttl: 600, publish: true }, admin),
     await origin.call('POST', '/api/v1/roles', { name: 'report-readers', collections: ['reports'] }, admin),
     await origin.call('POST', '/api/v1/api-keys', { name: 'reports-key', role: 'report-readers' }, admin),
+    await origin.call('POST', '/api/v1/destinations', { name: 'archive', url: exportDir }, admin),
+    await origin.call('POST', '/api/v1/exports', { name: 'numbers-file', query: 'numbers', params: { n: 5 }, format: 'csv', destination: 'archive' }, admin),
+    await origin.call('POST', '/api/v1/workspaces', { name: 'team' }, admin),
   ];
-  expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+  expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201, 201]);
+  expect((await origin.call('GET', '/q/numbers?n=3', undefined, admin)).status).toBe(200);
   exampleQuery = 'numbers';
 });
 afterAll(async () => {
   await browser?.close();
   await origin?.stop();
+  rmSync(exportDir, { recursive: true, force: true });
 });
 
 async function writeControls(page: Page): Promise<string[]> {
@@ -86,6 +96,29 @@ describe('every console screen', () => {
     await page.screenshot({ path: `${SHOTS}audit.png` });
     await openScreen(page, 'API keys');
     await page.screenshot({ path: `${SHOTS}keys.png` });
+
+    // Destinations and exports: test, run now, the run listed.
+    await openScreen(page, 'Destinations');
+    await page.getByRole('button', { name: 'Test' }).click();
+    await page.getByText('Test of archive passed').waitFor();
+    await openScreen(page, 'Exports');
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.getByText('Run success: 5 rows').waitFor();
+    await page.getByRole('button', { name: 'Runs' }).click();
+    await page.getByRole('dialog').getByRole('cell', { name: 'success' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    // The query's cached answer, on its page.
+    await page.goto(`${origin.url}/console#/queries/numbers`);
+    await settle(page);
+    await page.getByRole('tab', { name: 'Cache' }).click();
+    await page.getByRole('table', { name: 'Cache entries' }).getByRole('cell', { name: 'numbers' }).waitFor();
+
+    // The workspace switcher: calls then go to /w/team/api/v1/...
+    await page.getByRole('combobox', { name: 'Workspace' }).selectOption('team');
+    await page.getByText('workspace team').or(page.getByTestId('who')).first().waitFor();
+    await openScreen(page, 'Connections');
+    await page.getByText('No connections yet.').waitFor();
     expect(problems).toEqual([]);
   });
 

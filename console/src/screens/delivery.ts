@@ -13,9 +13,9 @@ export async function destinationsScreen(view: HTMLElement): Promise<void> {
     pagedTable(
       [
         { label: 'Name', cell: (d) => h('strong', {}, d.name) },
-        { label: 'Type', cell: (d) => d.type ?? '—' },
-        { label: 'Bucket / path', cell: (d) => d.bucket ?? d.path ?? '—' },
-        { label: 'Prefix', cell: (d) => d.prefix ?? '—' },
+        { label: 'URL', cell: (d) => h('code', {}, d.url) },
+        { label: 'Region', cell: (d) => d.region ?? '—' },
+        { label: 'Endpoint', cell: (d) => d.endpoint ?? '—' },
         { label: 'Actions', cell: (d) => can('destinations.write') && h('button', { type: 'button', onclick: () => attempt(result, async () => { const r = await api('POST', `/api/v1/destinations/${enc(d.name)}/test`); replace(result, h('p', { class: 'ok', role: 'status' }, `Test of ${d.name} passed${r.object ? `: wrote ${r.object}` : ''}.`)); }) }, 'Test') },
       ],
       data.destinations,
@@ -38,7 +38,8 @@ export async function exportsScreen(view: HTMLElement): Promise<void> {
           { label: 'Name', cell: (x) => h('strong', {}, x.name) },
           { label: 'Query', cell: (x) => x.query ?? '—' },
           { label: 'Destination', cell: (x) => x.destination ?? '—' },
-          { label: 'Schedule', cell: (x) => x.schedule ?? '—' },
+          { label: 'Format', cell: (x) => x.format },
+        { label: 'Running', cell: (x) => (x.running ? 'yes' : 'no') },
           { label: 'Watermark', cell: (x) => (x.watermark === null || x.watermark === undefined ? '—' : JSON.stringify(x.watermark)) },
           {
             label: 'Actions',

@@ -57,13 +57,31 @@ export async function settingsScreen(view: HTMLElement): Promise<void> {
 
 export async function cacheScreen(view: HTMLElement): Promise<void> {
   const out = h('div');
+  replace(view, h('div', { class: 'title-row' }, h('h1', {}, 'Cache entries'), can('cache.write') && h('button', { type: 'button', class: 'danger', onclick: async () => (await confirmStep('Evict every entry', 'Every cached response is dropped.', 'Evict all')) && attempt(out, async () => (await api('DELETE', '/api/v1/cache/entries'), toast('Cache cleared.'), await cacheTable(out))) }, 'Evict all')), out);
+  await cacheTable(out);
+}
+
+/** Cached responses (those `keep` lets through), soonest expiry first, each with Evict. */
+export async function cacheTable(out: HTMLElement, keep: (entry: any) => boolean = () => true): Promise<void> {
   const write = can('cache.write');
-  replace(view, h('div', { class: 'title-row' }, h('h1', {}, 'Cache entries'), write && h('button', { type: 'button', class: 'danger', onclick: async () => (await confirmStep('Evict every entry', 'Every cached response is dropped.', 'Evict all')) && attempt(out, async () => (await api('DELETE', '/api/v1/cache/entries'), toast('Cache cleared.'), await load())) }, 'Evict all')), out);
-  async function load() {
-    const data = await attempt(out, () => get<{ entries: any[] }>('/api/v1/cache/entries'));
-    if (data) out.replaceChildren(pagedTable([{ label: 'Query', cell: (e) => e.query ?? e.name ?? '—' }, { label: 'Version', cell: (e) => e.version ?? '—' }, { label: 'Format', cell: (e) => e.format ?? '—' }, { label: 'Expires', cell: (e) => fmtTime(e.expires_at) }, { label: 'Bytes', cell: (e) => e.bytes ?? e.size ?? '—' }, { label: 'Actions', cell: (e) => write && h('button', { type: 'button', onclick: () => attempt(out, async () => (await api('DELETE', `/api/v1/cache/entries/${enc(e.key)}`), await load())) }, 'Evict') }], data.entries, { empty: 'The cache is empty.', label: 'Cache entries' }));
-  }
-  await load();
+  const data = await attempt(out, () => get<{ entries: any[] }>('/api/v1/cache/entries'));
+  if (!data) return;
+  out.replaceChildren(
+    pagedTable(
+      [
+        { label: 'Query', cell: (e) => e.meta.query },
+        { label: 'Version', cell: (e) => e.meta.version },
+        { label: 'Connection', cell: (e) => e.meta.connection },
+        { label: 'Format', cell: (e) => e.meta.format },
+        { label: 'Page', cell: (e) => `${e.meta.page} (size ${e.meta.page_size})` },
+        { label: 'Expires', cell: (e) => `${fmtTime(e.expires_at)} (${e.ttl_remaining_s} s)` },
+        { label: 'Bytes', cell: (e) => e.size_bytes },
+        { label: 'Actions', cell: (e) => write && h('button', { type: 'button', onclick: () => attempt(out, async () => (await api('DELETE', `/api/v1/cache/entries/${enc(e.key)}`), await cacheTable(out, keep))) }, 'Evict') },
+      ],
+      data.entries.filter(keep),
+      { empty: 'Nothing cached.', label: 'Cache entries' },
+    ),
+  );
 }
 
 /** Collections: their queries, keys and roles; rename or merge; the Postman file. */

@@ -1,5 +1,6 @@
 import { api, enc, get, qs, request } from '../api.ts';
 import { attempt, confirmStep, field, fmtTime, h, pagedTable, replace, toast } from '../dom.ts';
+import { cacheTable } from './ops.ts';
 import { highlight } from '../sql-editor.ts';
 import { can } from '../state.ts';
 import { historyTable } from './history.ts';
@@ -14,6 +15,7 @@ export async function queryDetail(view: HTMLElement, name: string): Promise<void
     ...(can('data.run') ? ([['Run', () => runPanel(panel, q)]] as Array<[string, () => void]>) : []),
     ['History', () => historyPanel(panel, name)],
     ['Flow', () => flow(panel, q)],
+    ...(can('cache.read') ? ([['Cache', () => cachePanel(panel, name)]] as Array<[string, () => Promise<void>]>) : []),
     ...(can('queries.write') ? ([['New version', () => definitionForm(panel, { ...q, ...latest(q) }, reload)]] as Array<[string, () => Promise<void>]>) : []),
   ];
   const bar = h('div', { class: 'tabs', role: 'tablist' });
@@ -151,4 +153,9 @@ async function flow(panel: HTMLElement, q: any): Promise<void> {
     (f.joins ?? []).length > 0 && [h('h3', {}, 'Joins'), h('ul', {}, f.joins.map((j: any) => h('li', {}, typeof j === 'string' ? j : JSON.stringify(j))))],
     f.formatted_sql && [h('h3', {}, 'SQL'), h('pre', { class: 'sql-view' }, highlight(f.formatted_sql))],
   );
+}
+
+/** This query's cached responses. */
+async function cachePanel(panel: HTMLElement, name: string): Promise<void> {
+  await cacheTable(panel, (e) => e.meta.query === name);
 }
