@@ -37,8 +37,9 @@ beforeAll(async () => {
     await origin.call('POST', '/api/v1/destinations', { name: 'archive', url: exportDir }, admin),
     await origin.call('POST', '/api/v1/exports', { name: 'numbers-file', query: 'numbers', params: { n: 5 }, format: 'csv', destination: 'archive' }, admin),
     await origin.call('POST', '/api/v1/workspaces', { name: 'team' }, admin),
+    await origin.call('POST', '/api/v1/connections', { name: 'scratch', db: 'duckdb' }, admin),
   ];
-  expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201, 201]);
+  expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201, 201, 201]);
   expect((await origin.call('GET', '/q/numbers?n=3', undefined, admin)).status).toBe(200);
   exampleQuery = 'numbers';
 });
@@ -96,6 +97,34 @@ describe('every console screen', () => {
     await page.screenshot({ path: `${SHOTS}audit.png` });
     await openScreen(page, 'API keys');
     await page.screenshot({ path: `${SHOTS}keys.png` });
+
+    // An API error shows its code and request id.
+    await openScreen(page, 'Connections');
+    await page.getByRole('button', { name: 'New connection' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('memory');
+    await page.getByRole('dialog').getByLabel('Type').selectOption('duckdb');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    const error = page.getByRole('dialog').getByRole('alert');
+    await error.getByText('connection_exists').waitFor();
+    expect(await error.textContent()).toMatch(/HTTP 409 · code connection_exists · request_id \S+/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    // That refusal was the point: only it is taken off the list of problems.
+    const refusal = (p: string) => p.startsWith('HTTP 409') || p.includes('status of 409');
+    expect(problems.filter(refusal)).toHaveLength(2);
+    problems.splice(0, problems.length, ...problems.filter((p) => !refusal(p)));
+
+    // Delete with a reason: the connection moves to the deleted list.
+    await page.getByRole('row', { name: /scratch/ }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByLabel(/^Reason/).fill('no longer used');
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('table', { name: 'Deleted connections' }).getByRole('cell', { name: 'scratch' }).waitFor();
+
+    // Rotate: a new secret, shown once.
+    await openScreen(page, 'API keys');
+    await page.getByRole('row', { name: /reports-key/ }).getByRole('button', { name: 'Rotate' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotate' }).click();
+    expect((await page.getByTestId('secret').textContent())!.length).toBeGreaterThan(20);
+    await page.getByRole('button', { name: 'Done' }).click();
 
     // Destinations and exports: test, run now, the run listed.
     await openScreen(page, 'Destinations');
