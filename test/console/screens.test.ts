@@ -163,6 +163,17 @@ describe('every console screen', () => {
     expect(Object.keys(seen)).not.toContain('query New version');
   });
 
+  it('shows runs live as they happen', async () => {
+    const { page, problems } = await watchedPage(browser);
+    await signIn(page, origin.url, ADMIN_KEY);
+    await openScreen(page, 'Live runs');
+    await page.getByText('Connected').waitFor();
+    expect((await origin.call('GET', '/q/numbers?n=7', undefined, { 'x-api-key': ADMIN_KEY })).status).toBe(200);
+    await page.getByRole('table', { name: 'Live runs' }).getByRole('cell', { name: 'numbers' }).first().waitFor();
+    await openScreen(page, 'Overview');
+    expect(problems).toEqual([]);
+  });
+
   it('works in the dark theme and at phone width, the navigation behind a menu button', async () => {
     const { page, problems } = await watchedPage(browser, { width: 390, height: 844 });
     await signIn(page, origin.url, ADMIN_KEY);
