@@ -126,6 +126,18 @@ describe('every console screen', () => {
     expect((await page.getByTestId('secret').textContent())!.length).toBeGreaterThan(20);
     await page.getByRole('button', { name: 'Done' }).click();
 
+    // Edit a key's grants and switch it off; edit a role's grants.
+    await page.getByRole('row', { name: /reports-key/ }).getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('dialog').getByLabel('Queries').fill('numbers');
+    await page.getByRole('dialog').getByLabel('Active').uncheck();
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row', { name: /reports-key/ }).getByRole('cell', { name: 'no', exact: true }).waitFor();
+    await openScreen(page, 'Roles');
+    await page.getByRole('row', { name: /report-readers/ }).getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('dialog').getByLabel('Queries').fill('numbers');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row', { name: /report-readers/ }).getByRole('cell', { name: 'numbers', exact: true }).waitFor();
+
     // Destinations and exports: test, run now, the run listed.
     await openScreen(page, 'Destinations');
     await page.getByRole('button', { name: 'Test' }).click();

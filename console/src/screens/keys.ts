@@ -30,6 +30,7 @@ export async function keysScreen(view: HTMLElement): Promise<void> {
               cell: (k) =>
                 write &&
                 h('div', { class: 'row-actions' },
+                  h('button', { type: 'button', onclick: () => editGrants('api-keys', k.name, reload) }, 'Edit'),
                   h('button', { type: 'button', onclick: () => rotate(k.name) }, 'Rotate'),
                   h('button', { type: 'button', class: 'danger', onclick: () => revoke(k.name, reload) }, 'Revoke'),
                 ),
@@ -135,7 +136,7 @@ export async function rolesScreen(view: HTMLElement): Promise<void> {
           { label: 'Queries', cell: (r) => list(r.queries) || '—' },
           { label: 'Collections', cell: (r) => list(r.collections) || '—' },
           { label: 'Connections', cell: (r) => list(r.connections) || '—' },
-          { label: 'Actions', cell: (r) => write && h('button', { type: 'button', class: 'danger', onclick: async () => (await confirmStep(`Delete role ${r.name}`, 'Keys made from it keep their grants.', 'Delete')) && attempt(out, async () => (await api('DELETE', `/api/v1/roles/${enc(r.name)}`), await reload())) }, 'Delete') },
+          { label: 'Actions', cell: (r) => write && h('div', { class: 'row-actions' }, h('button', { type: 'button', onclick: () => editGrants('roles', r.name, reload) }, 'Edit'), h('button', { type: 'button', class: 'danger', onclick: async () => (await confirmStep(`Delete role ${r.name}`, 'Keys made from it keep their grants.', 'Delete')) && attempt(out, async () => (await api('DELETE', `/api/v1/roles/${enc(r.name)}`), await reload())) }, 'Delete')) },
         ],
         data.roles,
         { empty: 'No roles yet.', label: 'Roles' },
@@ -161,6 +162,42 @@ async function createRole(reload: () => Promise<void>): Promise<void> {
       await api('POST', '/api/v1/roles', body);
       close();
     }) }, 'Create'),
+  ]);
+  await reload();
+}
+
+const names = (v: unknown) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : x.name)) : []);
+
+/**
+ * Changes a key's or a role's grants (and a key's active flag and expiry) by
+ * PATCH under the ETag read first: 412 if it changed meanwhile. Grant
+ * entries with their own settings (`{name, allow_writes}`) are kept as they are.
+ */
+async function editGrants(kind: 'api-keys' | 'roles', name: string, reload: () => Promise<void>): Promise<void> {
+  const res = await request('GET', `/api/v1/${kind}/${enc(name)}`);
+  const etag = res.headers.get('etag');
+  const item = await res.json();
+  const fields = { queries: h('input', { value: names(item.queries).join(', ') }), collections: h('input', { value: names(item.collections).join(', ') }), connections: h('input', { value: names(item.connections).join(', ') }) };
+  const active = h('input', { type: 'checkbox', checked: item.active ?? true });
+  const expires = h('input', { type: 'datetime-local', value: item.expires_at ? item.expires_at.slice(0, 16) : '' });
+  const out = h('div', { 'aria-live': 'polite' });
+  await dialog(`Edit ${name}`, h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Queries', fields.queries, 'Comma-separated; * for all'), field('Collections', fields.collections), field('Connections', fields.connections), kind === 'api-keys' && [field('Active', active), field('Expires', expires, 'Empty: never')], out), (close) => [
+    h('button', { type: 'button', onclick: close }, 'Cancel'),
+    h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
+      const body: Record<string, unknown> = {};
+      for (const [k, input] of Object.entries(fields)) {
+        const wanted = split(input.value);
+        const kept = (Array.isArray(item[k]) ? item[k] : []).filter((x: any) => typeof x === 'object' && wanted.includes(x.name));
+        body[k] = [...kept, ...wanted.filter((w) => !kept.some((x: any) => x.name === w))];
+      }
+      if (kind === 'api-keys') {
+        body.active = active.checked;
+        body.expires_at = expires.value ? new Date(expires.value).toISOString() : null;
+      }
+      await api('PATCH', `/api/v1/${kind}/${enc(name)}`, body, { headers: etag ? { 'if-match': etag } : {} });
+      toast(`Saved ${name}.`);
+      close();
+    }) }, 'Save'),
   ]);
   await reload();
 }
