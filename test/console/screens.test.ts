@@ -155,6 +155,25 @@ describe('every console screen', () => {
     await page.getByRole('tab', { name: 'Cache' }).click();
     await page.getByRole('table', { name: 'Cache entries' }).getByRole('cell', { name: 'numbers' }).waitFor();
 
+    // Owners only: members of a workspace, the passwords' rekey check, forgetting a caller.
+    await openScreen(page, 'Workspaces');
+    await page.getByRole('row', { name: /team/ }).getByRole('button', { name: 'Members' }).click();
+    await page.getByRole('dialog').getByLabel('Administrator').fill('ada');
+    await page.getByRole('dialog').getByLabel('Role').selectOption('developer');
+    await page.getByRole('dialog').getByRole('button', { name: 'Add or change' }).click();
+    await page.getByRole('dialog').getByRole('cell', { name: 'developer' }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await openScreen(page, 'Settings');
+    await page.getByText('Stored passwords: check and rekey').click();
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByTestId('rekey').waitFor();
+    await openScreen(page, 'History');
+    await page.getByText('Forget a caller').click();
+    await page.getByLabel('Caller (key or administrator name)').fill('reports-key');
+    await page.getByRole('button', { name: 'Forget…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Forget' }).click();
+    await page.getByText(/^Forgotten: \d+ runs/).waitFor();
+
     // The workspace switcher: calls then go to /w/team/api/v1/...
     await page.getByRole('combobox', { name: 'Workspace' }).selectOption('team');
     await page.getByText('workspace team').or(page.getByTestId('who')).first().waitFor();

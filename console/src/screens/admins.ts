@@ -109,6 +109,7 @@ export async function workspacesScreen(view: HTMLElement): Promise<void> {
           { label: 'Name', cell: (w) => h('strong', {}, w.name) },
           { label: 'Description', cell: (w) => w.description ?? '' },
           { label: 'Created', cell: (w) => fmtTime(w.created_at) },
+          { label: 'Members', cell: (w) => w.name !== 'default' && h('button', { type: 'button', onclick: () => members(w.name) }, 'Members') },
           { label: 'Actions', cell: (w) => write && w.name !== 'default' && h('button', { type: 'button', class: 'danger', onclick: async () => (await confirmStep(`Delete workspace ${w.name}`, 'Only an empty workspace can be deleted.', 'Delete')) && attempt(out, async () => (await api('DELETE', `/api/v1/workspaces/${enc(w.name)}`, undefined, { workspace: false }), await reload())) }, 'Delete') },
         ],
         data.workspaces,
@@ -117,4 +118,38 @@ export async function workspacesScreen(view: HTMLElement): Promise<void> {
     );
   }
   await reload();
+}
+
+/** A workspace's members; a server owner or the workspace's owner adds, changes and removes them. */
+async function members(workspace: string): Promise<void> {
+  const out = h('div');
+  const write = can('administrators.write') || state.me?.workspaces.some((w) => w.name === workspace && w.role === 'owner');
+  const admin = h('input', { autocomplete: 'off' });
+  const role = h('select', {}, ROLES.map((r) => h('option', { value: r }, r)));
+  const path = `/api/v1/workspaces/${enc(workspace)}/members`;
+  const load = async () => {
+    const data = await attempt(out, () => api<{ members: any[] }>('GET', path, undefined, { workspace: false }));
+    if (!data) return;
+    out.replaceChildren(
+      pagedTable(
+        [
+          { label: 'Administrator', cell: (m) => m.admin },
+          { label: 'Role', cell: (m) => m.role },
+          { label: 'Added', cell: (m) => `${fmtTime(m.created_at)} by ${m.added_by ?? '—'}` },
+          { label: 'Actions', cell: (m) => write && h('button', { type: 'button', class: 'danger', onclick: () => attempt(out, async () => (await api('DELETE', `${path}/${enc(m.admin)}`, undefined, { workspace: false }), await load())) }, 'Remove') },
+        ],
+        data.members,
+        { empty: 'No members.', label: 'Members' },
+      ),
+    );
+  };
+  const done = dialog(`Members of ${workspace}`, [
+    out,
+    write && h('form', { class: 'filters', onsubmit: (e: Event) => {
+      e.preventDefault();
+      void attempt(out, async () => (await api('PUT', `${path}/${enc(admin.value.trim())}`, { role: role.value }, { workspace: false }), await load()));
+    } }, field('Administrator', admin), field('Role', role), h('button', { type: 'submit' }, 'Add or change')),
+  ], (close) => h('button', { type: 'button', onclick: close }, 'Close'));
+  await load();
+  await done;
 }

@@ -1,5 +1,7 @@
 import { get, qs } from '../api.ts';
-import { attempt, field, fmtTime, h, replace } from '../dom.ts';
+import { api } from '../api.ts';
+import { attempt, confirmStep, field, fmtTime, h, replace } from '../dom.ts';
+import { can } from '../state.ts';
 
 const LABELS: Record<string, string> = { query: 'Query', version: 'Version', status: 'Status', key: 'Key', since: 'Since', until: 'Until' };
 
@@ -43,6 +45,26 @@ export async function historyTable(panel: HTMLElement, path: string, filters: st
 
 export async function historyScreen(view: HTMLElement): Promise<void> {
   const panel = h('div');
-  replace(view, h('h1', {}, 'History'), panel);
+  replace(view, h('h1', {}, 'History'), can('history.forget') && forgetPanel(), panel);
   await historyTable(panel, '/api/v1/history', ['query', 'version', 'status', 'key', 'since', 'until']);
+}
+
+/** Owners: forget a caller (their runs, events and usage counts), counted first by a dry run. */
+function forgetPanel(): HTMLElement {
+  const caller = h('input', { autocomplete: 'off' });
+  const out = h('div', { 'aria-live': 'polite' });
+  const path = (dry: boolean) => `/api/v1/history${qs({ caller: caller.value.trim(), dry_run: dry ? 'true' : undefined })}`;
+  const count = (r: any) => `${r.runs} runs, ${r.events} events, ${r.usage_counters} usage counters`;
+  return h('details', { class: 'card' }, h('summary', {}, 'Forget a caller'),
+    h('form', { class: 'filters', onsubmit: (e: Event) => {
+      e.preventDefault();
+      if (!caller.value.trim()) return;
+      void attempt(out, async () => {
+        const dry = await api('DELETE', path(true));
+        if (!(await confirmStep(`Forget ${caller.value.trim()}`, `This deletes ${count(dry)}.`, 'Forget'))) return replace(out, h('p', { class: 'muted' }, 'Nothing deleted.'));
+        replace(out, h('p', { class: 'ok', role: 'status' }, `Forgotten: ${count(await api('DELETE', path(false)))}.`));
+      });
+    } }, field('Caller (key or administrator name)', caller), h('button', { type: 'submit', class: 'danger' }, 'Forget…')),
+    out,
+  );
 }

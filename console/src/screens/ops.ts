@@ -50,6 +50,7 @@ export async function alertsScreen(view: HTMLElement): Promise<void> {
 export async function settingsScreen(view: HTMLElement): Promise<void> {
   const out = h('div');
   replace(view, h('h1', {}, 'Settings'), h('p', { class: 'muted' }, 'Read-only: the server reads these from its environment.'), out);
+  if (can('secrets.rotate')) view.appendChild(rekeyPanel());
   const data = await attempt(out, () => get<{ sections: any[] }>('/api/v1/settings'));
   if (!data) return;
   replace(out, data.sections.map((s) => h('details', { class: 'card', open: s.rows.some((r: any) => r.source === 'env') }, h('summary', {}, s.title), h('p', { class: 'muted' }, s.description ?? ''), pagedTable<any>([{ label: 'Variable', cell: (r) => h('code', {}, r.env ?? r.name) }, { label: 'Value', cell: (r) => String(r.value ?? r.displayed ?? '—') }, { label: 'Source', cell: (r) => r.source }], s.rows, { pageSize: 50, label: s.title }))));
@@ -163,4 +164,17 @@ export async function eventsScreen(view: HTMLElement): Promise<void> {
       if (!abort.signal.aborted) status.textContent = `Disconnected: ${(error as Error).message}`;
     }
   })();
+}
+
+/** Owners: how many stored passwords are under which key, then a rekey under the first key of SLUICE_SECRET_KEY. */
+function rekeyPanel(): HTMLElement {
+  const out = h('div', { 'aria-live': 'polite' });
+  const show = (r: any) => replace(out, h('dl', { class: 'facts', 'data-testid': 'rekey' }, Object.entries(r).map(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'object' ? JSON.stringify(v) : String(v))])));
+  return h('details', { class: 'card' }, h('summary', {}, 'Stored passwords: check and rekey'),
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', onclick: () => attempt(out, async () => show(await api('POST', '/api/v1/settings/rekey', { check: true }))) }, 'Check'),
+      h('button', { type: 'button', class: 'danger', onclick: async () => (await confirmStep('Rekey stored passwords', 'Every stored password is re-encrypted under the first key of SLUICE_SECRET_KEY, all or nothing.', 'Rekey')) && attempt(out, async () => show(await api('POST', '/api/v1/settings/rekey', {}))) }, 'Rekey'),
+    ),
+    out,
+  );
 }
