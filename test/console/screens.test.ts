@@ -149,6 +149,24 @@ describe('every console screen', () => {
     await page.getByRole('dialog').getByRole('cell', { name: 'success' }).waitFor();
     await page.keyboard.press('Escape');
 
+    // A new destination (tested before saving) and a new export to it.
+    await openScreen(page, 'Destinations');
+    await page.getByRole('button', { name: 'New destination' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('spare');
+    await page.getByRole('dialog').getByLabel('URL').fill(join(exportDir, 'spare'));
+    await page.getByRole('dialog').getByRole('button', { name: 'Test' }).click();
+    await page.getByRole('dialog').getByText('Test passed').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'spare', exact: true }).waitFor();
+    await openScreen(page, 'Exports');
+    await page.getByRole('button', { name: 'New export' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('numbers-spare');
+    await page.getByRole('dialog').getByLabel('Destination').selectOption('spare');
+    await page.getByRole('dialog').getByLabel('Format').selectOption('ndjson');
+    await page.getByRole('dialog').getByLabel('Parameters (JSON)').fill('{"n": 2}');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: 'numbers-spare', exact: true }).waitFor();
+
     // The query's cached answer, on its page.
     await page.goto(`${origin.url}/console#/queries/numbers`);
     await settle(page);
