@@ -19,6 +19,8 @@ export interface CallOptions {
   /** Management API calls go to `/w/<workspace>/api/v1/...` outside `default`. */
   workspace?: boolean;
   headers?: Record<string, string>;
+  /** A body sent as it is, with this content type (a YAML file), instead of JSON. */
+  contentType?: string;
 }
 
 /** A Management API path in the workspace acted in. */
@@ -33,7 +35,10 @@ export async function request(method: string, path: string, body?: unknown, opti
   const key = options.key ?? session.key();
   if (key) headers['x-api-key'] = key;
   let payload: BodyInit | undefined;
-  if (body !== undefined) {
+  if (body !== undefined && options.contentType) {
+    headers['content-type'] = options.contentType;
+    payload = String(body);
+  } else if (body !== undefined) {
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(body);
   }

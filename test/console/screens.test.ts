@@ -10,9 +10,9 @@ import { launch, openScreen, settle, signIn, watchedPage } from './browser.ts';
 const ADMIN_KEY = 'console-screens-admin-key-0001';
 const SHOTS = fileURLToPath(new URL('../../docs/console/', import.meta.url));
 /** Every screen in the navigation, as an owner sees it. */
-const SCREENS = ['Overview', 'Connections', 'Saved queries', 'Collections', 'API keys', 'Roles', 'History', 'Metrics', 'Live runs', 'Destinations', 'Exports', 'Cache', 'Audit log', 'Alerts', 'Administrators', 'Workspaces', 'Settings'];
+const SCREENS = ['Overview', 'Connections', 'Saved queries', 'Collections', 'API keys', 'Roles', 'History', 'Metrics', 'Live runs', 'Destinations', 'Exports', 'Cache', 'Audit log', 'Alerts', 'Administrators', 'Workspaces', 'Configuration', 'Settings'];
 /** Controls that change something: an auditor is offered none of them. */
-const WRITE_CONTROLS = /^(New .*|Edit|Delete.*|Remove|Revoke|Rotate|Test|Publish|Unpublish|Roll back.*|Save.*|Evict.*|Rename|Run now|Rewind|Issue token|New version|Run)$/;
+const WRITE_CONTROLS = /^(New .*|Edit|Delete.*|Remove|Revoke|Rotate|Test|Publish|Unpublish|Roll back.*|Save.*|Evict.*|Rename|Run now|Rewind|Issue token|New version|Run|Apply|Dry run|Load current|Check|Forget…|Add or change)$/;
 
 let origin: Origin;
 let browser: Browser;
@@ -191,6 +191,16 @@ describe('every console screen', () => {
     await page.getByRole('button', { name: 'Forget…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Forget' }).click();
     await page.getByText(/^Forgotten: \d+ runs/).waitFor();
+
+    // Configuration as code: the current state exported, diffed against itself, dry-run applied.
+    await openScreen(page, 'Configuration');
+    await page.getByRole('button', { name: 'Load current' }).click();
+    await expect.poll(() => page.getByLabel('Configuration file').inputValue()).toContain('numbers');
+    await page.getByRole('button', { name: 'Diff' }).click();
+    await page.getByTestId('config-result').waitFor();
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await page.getByRole('heading', { name: 'Dry run' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}configuration.png` });
 
     // The workspace switcher: calls then go to /w/team/api/v1/...
     await page.getByRole('combobox', { name: 'Workspace' }).selectOption('team');

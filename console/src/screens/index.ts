@@ -1,4 +1,5 @@
 import { adminsScreen, workspacesScreen } from './admins.ts';
+import { configScreen } from './config.ts';
 import { connectionsScreen } from './connections.ts';
 import { destinationsScreen, exportsScreen } from './delivery.ts';
 import { historyScreen } from './history.ts';
@@ -34,5 +35,6 @@ export const SCREENS: Screen[] = [
   { path: 'alerts', title: 'Alerts', capability: 'alerts.read', nav: true, render: alertsScreen },
   { path: 'administrators', title: 'Administrators', capability: 'administrators.read', nav: true, render: adminsScreen },
   { path: 'workspaces', title: 'Workspaces', nav: true, render: workspacesScreen },
+  { path: 'config', title: 'Configuration', capability: 'config.read', nav: true, render: configScreen },
   { path: 'settings', title: 'Settings', capability: 'settings.read', nav: true, render: settingsScreen },
 ];
