@@ -173,6 +173,16 @@ describe('every console screen', () => {
     await page.getByRole('tab', { name: 'Cache' }).click();
     await page.getByRole('table', { name: 'Cache entries' }).getByRole('cell', { name: 'numbers' }).waitFor();
 
+    // A second version as a draft, then deleted on its own.
+    await page.getByRole('tab', { name: 'New version' }).click();
+    await page.getByRole('textbox', { name: 'SQL' }).fill('SELECT i, i + 1 AS next FROM range(:n) t(i)');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('cell', { name: 'v2' }).waitFor();
+    await page.getByRole('row', { name: /v2/ }).getByRole('button', { name: 'Delete version' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Deleted v2.').waitFor();
+    expect(await page.getByRole('cell', { name: 'v2' }).count()).toBe(0);
+
     // Owners only: members of a workspace, the passwords' rekey check, forgetting a caller.
     await openScreen(page, 'Workspaces');
     await page.getByRole('row', { name: /team/ }).getByRole('button', { name: 'Members' }).click();

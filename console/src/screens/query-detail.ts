@@ -62,7 +62,10 @@ function versions(panel: HTMLElement, q: any, reload: () => Promise<void>): void
           cell: (v) =>
             write &&
             v.version !== q.published_version &&
-            h('button', { type: 'button', onclick: () => act(() => api('POST', `/api/v1/queries/${enc(q.name)}/publish`, { version: v.version }), `Published v${v.version}.`) }, q.published_version !== null && v.version < q.published_version ? 'Roll back to this' : 'Publish'),
+            h('div', { class: 'row-actions' },
+              h('button', { type: 'button', onclick: () => act(() => api('POST', `/api/v1/queries/${enc(q.name)}/publish`, { version: v.version }), `Published v${v.version}.`) }, q.published_version !== null && v.version < q.published_version ? 'Roll back to this' : 'Publish'),
+              q.versions.length > 1 && h('button', { type: 'button', class: 'danger', onclick: async () => (await confirmStep(`Delete v${v.version}`, 'This version is deleted; the others stay.', 'Delete')) && act(() => api('DELETE', `/api/v1/queries/${enc(q.name)}/versions/${v.version}`), `Deleted v${v.version}.`) }, 'Delete version'),
+            ),
         },
       ],
       [...q.versions].reverse(),
