@@ -109,5 +109,5 @@ describe('console main flow', () => {
     expect(after.status).toBe(401);
 
     expect(problems).toEqual([]);
-  });
+  }, 240_000);
 });
