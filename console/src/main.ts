@@ -108,6 +108,8 @@ function route(): void {
   const [path = '', ...args] = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const screen = SCREENS.find((s) => s.path === (path || 'home')) ?? SCREENS.find((s) => s.path === 'home')!;
   document.body.classList.remove('nav-open');
+  const toastRegion = document.getElementById('toast');
+  if (toastRegion) toastRegion.textContent = '';
   for (const link of document.querySelectorAll('nav.side a')) {
     if ((link as HTMLElement).dataset.path === screen.path) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
