@@ -233,6 +233,23 @@ describe('every console screen', () => {
     expect(Object.keys(seen)).not.toContain('query New version');
   }, 240_000);
 
+  it('pages a long list 25 rows at a time', async () => {
+    for (let i = 0; i < 30; i++) {
+      expect((await origin.call('POST', '/api/v1/roles', { name: `paging-${String(i).padStart(2, '0')}` }, { 'x-api-key': ADMIN_KEY })).status).toBe(201);
+    }
+    const { page, problems } = await watchedPage(browser);
+    await signIn(page, origin.url, ADMIN_KEY);
+    await openScreen(page, 'Roles');
+    const rows = page.getByRole('table', { name: 'Roles' }).locator('tbody tr');
+    expect(await rows.count()).toBe(25);
+    await page.getByText('Page 1 of 2 · 31 items').waitFor();
+    await page.getByRole('button', { name: 'Next ›' }).click();
+    await page.getByText('Page 2 of 2 · 31 items').waitFor();
+    expect(await rows.count()).toBe(6);
+    expect(await page.getByRole('button', { name: 'Next ›' }).isDisabled()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
   it('shows runs live as they happen', async () => {
     const { page, problems } = await watchedPage(browser);
     await signIn(page, origin.url, ADMIN_KEY);
