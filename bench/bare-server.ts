@@ -17,7 +17,7 @@ const env = { poolSize: 5, poolIdleTimeoutMs: 300_000, allowWrites: false };
 const pg = pgConnectionFields(process.env.BENCH_PG_URL!);
 const drivers: Record<string, Driver> = {
   duckdb: createDriver({ type: 'duckdb', database: process.env.BENCH_DUCK_FILE!, options: {} }, env),
-  postgres: createDriver({ ...pg, type: 'postgres' } as ConnectionSettings, env),
+  postgres: createDriver({ ...pg, type: 'postgres' } as ConnectionSettings & { type: 'postgres' }, env),
 };
 
 /** The plainest JSON form of a value (JSON.stringify cannot take a bigint). */

@@ -28,6 +28,8 @@ export interface AppDeps {
   cache: ResponseCache;
   logger: Logger;
   version: string;
+  /** The ports the origin listens on, once it does (main.ts): where `/mcp` is served, for `GET /api/v1/mcp/status` and the links in tool results. */
+  ports?: { main?: number; mcp?: number };
   /** Pushes the directory to the edge Worker (SLUICE_EDGE_URL); absent without an edge. */
   edgeSync?: EdgeSync;
 }

@@ -146,6 +146,12 @@ export const envSchema = z.object({
   SLUICE_EDGE_LEASE: wholeNumber(15, { min: 3, max: 600 }),
   /** Seconds an export run's lease lasts unless renewed (every third of it, while the run is alive). */
   SLUICE_EXPORT_LEASE: wholeNumber(60, { min: 3, max: 3600 }),
+  /** A second port serving only `/mcp` (the MCP endpoint is always on SLUICE_PORT too); unset: none. */
+  SLUICE_MCP_PORT: optionalText.pipe(
+    z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().min(1, 'must be a port from 1 to 65535').max(65535, 'must be a port from 1 to 65535')).optional(),
+  ),
+  /** Rows an MCP tool call returns at most; the note on a cut result says how to fetch the rest. */
+  SLUICE_MCP_MAX_ROWS: wholeNumber(500, { min: 1, max: 100_000 }),
   /** A configuration file (YAML or JSON) applied at startup, once per SHA-256 of its bytes. */
   SLUICE_CONFIG_FILE: optionalText,
   /** Applying SLUICE_CONFIG_FILE deletes managed objects the file lacks, in the sections it has. */

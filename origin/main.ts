@@ -9,6 +9,7 @@ import { StartupConfigError, applyStartupFile } from './services/config/startup.
 import { DataDirLocked } from './store/dir-lock.ts';
 import { AuditDeliverer } from './audit/delivery/deliverer.ts';
 import { configuredOutputs } from './audit/delivery/outputs.ts';
+import { mcpPortFetch } from './routes/mcp/port.ts';
 
 const logger = createLogger(process.env);
 
@@ -48,19 +49,35 @@ if (env.SLUICE_CONFIG_FILE) {
 const auditDelivery = new AuditDeliverer(store, configuredOutputs(env, deps.version), logger);
 auditDelivery.start();
 
-const server = serve({ fetch: createApp(deps).fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
+const app = createApp(deps);
+deps.ports = {};
+const server = serve({ fetch: app.fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
+  deps.ports!.main = info.port;
   logger.info({ host: info.address, port: info.port, store: store.kind }, `Sluice ${deps.version} listening on http://${env.SLUICE_HOST}:${info.port}`);
   edgeSync?.start();
 });
-server.once('error', (err: NodeJS.ErrnoException) => {
-  const address = `${env.SLUICE_HOST}:${env.SLUICE_PORT}`;
-  const hint =
-    err.code === 'EADDRINUSE'
-      ? `${address} is already in use (EADDRINUSE): stop what listens there, or set SLUICE_PORT to a free port`
-      : `cannot listen on ${address} (${err.code ?? err.message}): check SLUICE_HOST and SLUICE_PORT`;
-  logger.fatal(hint);
-  process.exit(1);
-});
+server.once('error', listenFailed(env.SLUICE_HOST, 'SLUICE_PORT', env.SLUICE_PORT));
+// SLUICE_MCP_PORT: the same app, answering only /mcp (routes/mcp/port.ts).
+const mcpServer =
+  env.SLUICE_MCP_PORT === undefined
+    ? null
+    : serve({ fetch: mcpPortFetch(app.fetch), hostname: env.SLUICE_HOST, port: env.SLUICE_MCP_PORT }, (info) => {
+        deps.ports!.mcp = info.port;
+        logger.info({ host: info.address, mcp_port: info.port }, `MCP endpoint also on http://${env.SLUICE_HOST}:${info.port}/mcp`);
+      });
+mcpServer?.once('error', listenFailed(env.SLUICE_HOST, 'SLUICE_MCP_PORT', env.SLUICE_MCP_PORT!));
+
+function listenFailed(host: string, variable: string, port: number) {
+  return (err: NodeJS.ErrnoException) => {
+    const address = `${host}:${port}`;
+    const hint =
+      err.code === 'EADDRINUSE'
+        ? `${address} is already in use (EADDRINUSE): stop what listens there, or set ${variable} to a free port`
+        : `cannot listen on ${address} (${err.code ?? err.message}): check SLUICE_HOST and ${variable}`;
+    logger.fatal(hint);
+    process.exit(1);
+  };
+}
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -68,6 +85,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   server.close();
+  mcpServer?.close();
   await auditDelivery.stop().catch(() => {});
   await opened.close();
   process.exit(0);

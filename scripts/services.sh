@@ -78,8 +78,15 @@ need jq jq
 # The console's browser tests drive Debian's chromium through playwright-core (test/console/).
 need chromium chromium
 
+# JDBC (test/drivers: the jdbc and h2 connection types): a JDK to compile and run
+# the helper (origin/drivers/jdbc/helper), and the H2 and PostgreSQL driver jars.
+need javac openjdk-17-jdk-headless
+[ -f /usr/share/java/h2.jar ] || install libh2-java || fail "the H2 driver jar is missing and the Debian package libh2-java could not be installed"
+[ -f /usr/share/java/postgresql.jar ] || install libpostgresql-jdbc-java \
+  || fail "the PostgreSQL JDBC jar is missing and the Debian package libpostgresql-jdbc-java could not be installed"
+
 psql -h 127.0.0.1 -U postgres -d postgres -tAc "select 1 from pg_database where datname='test'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -d postgres -c "create database test" >/dev/null \
   || fail "could not create the PostgreSQL database test"
 mysql -uroot -h127.0.0.1 -e "create database if not exists test" >/dev/null || fail "could not create the MariaDB database test"
-echo "services: PostgreSQL, MariaDB and Redis are up; promtool and the clients are installed"
+echo "services: PostgreSQL, MariaDB and Redis are up; promtool, the clients, a JDK and the JDBC jars are installed"

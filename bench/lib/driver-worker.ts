@@ -7,11 +7,11 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createDriver } from '../../origin/drivers/registry.ts';
-import type { ConnectionSettings } from '../../origin/drivers/types.ts';
+import type { ConnectionSettings, SqlDriverType } from '../../origin/drivers/types.ts';
 
 const [driver, rowsText, mode, settingsJson] = process.argv.slice(2);
 const rows = Number(rowsText);
-const settings = JSON.parse(settingsJson) as ConnectionSettings;
+const settings = JSON.parse(settingsJson) as ConnectionSettings & { type: SqlDriverType };
 
 const SQL: Record<string, string> = {
   postgres: `select g::int4, g::int8 * 1000, md5(g::text), (g / 7.0)::numeric(14,4),
@@ -20,6 +20,10 @@ const SQL: Record<string, string> = {
     timestamp '2024-01-01 00:00:00' + interval seq second, seq / 3e0 from seq_1_to_${rows}`,
   duckdb: `select i::int, i * 1000, md5(i::varchar), (i / 7)::decimal(14,4),
     timestamp '2024-01-01' + to_seconds(i), i / 3 from range(${rows}) t(i)`,
+  clickhouse: `select toInt32(number), number * 1000, hex(MD5(toString(number))), toDecimal64(number / 7, 4),
+    toDateTime64('2024-01-01 00:00:00', 0, 'UTC') + number, number / 3 from numbers(${rows})`,
+  jdbc: `SELECT CAST("X" AS INT), "X" * 1000, RAWTOHEX(HASH('MD5', CAST("X" AS VARCHAR))), CAST("X" / 7.0 AS DECIMAL(14, 4)),
+    DATEADD(SECOND, "X", TIMESTAMP '2024-01-01 00:00:00'), "X" / 3.0E0 FROM SYSTEM_RANGE(1, ${rows})`,
   sqlite: `with recursive r(i) as (select 1 union all select i + 1 from r where i < ${rows})
     select i, i * 1000, hex(randomblob(16)), i / 7.0, datetime(1704067200 + i, 'unixepoch'), i / 3.0 from r`,
 };
@@ -51,6 +55,26 @@ async function native(sql: string, tick: () => void): Promise<number> {
       connection.closeSync();
       instance.closeSync();
       return count;
+    }
+    case 'clickhouse': {
+      // ClickHouse's own CSV over HTTP, read as it arrives.
+      const res = await fetch(`http://${settings.host}:${settings.port}/?database=default`, { method: 'POST', body: `${sql} FORMAT CSVWithNames` });
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        for (const byte of chunk) if (byte === 10) count++;
+        tick();
+      }
+      return count - 1;
+    }
+    case 'jdbc': {
+      // A plain Java loop over the same ResultSet (bench/lib/JdbcLoop.java), JVM start included as for the helper.
+      const { execFileSync } = await import('node:child_process');
+      const { compileHelper } = await import('../../origin/drivers/jdbc/helper.ts');
+      const dir = `${await compileHelper()}-bench`;
+      execFileSync('javac', ['-d', dir, new URL('./JdbcLoop.java', import.meta.url).pathname]);
+      const options = settings.options as Record<string, string>;
+      const out = execFileSync('java', ['-cp', `${dir}:${options.driver_jar}`, 'JdbcLoop', options.driver_class, options.jdbc_url, sql], { encoding: 'utf8' });
+      tick();
+      return Number(out.trim());
     }
     default: {
       const { default: Database } = await import('better-sqlite3');

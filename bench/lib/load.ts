@@ -15,6 +15,14 @@ export interface LoadTarget {
   url: string;
   /** A JSON body sent with POST; none: a GET. */
   body?: unknown;
+  /**
+   * Builds a connection's request instead (a POST with a JSON body unless
+   * said otherwise), once, from the per-connection context autocannon
+   * keeps: an MCP session per connection. Requests built so go through
+   * autocannon's per-request path, which costs the load generator more
+   * than a fixed request: compare them only with targets built so too.
+   */
+  perConnection?: (context: Record<string, unknown>) => { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown };
 }
 
 function run(target: LoadTarget, connections: number, seconds: number): Promise<autocannon.Result> {
@@ -22,9 +30,25 @@ function run(target: LoadTarget, connections: number, seconds: number): Promise<
     autocannon(
       {
         url: target.url,
-        ...(target.body === undefined
-          ? { method: 'GET' as const }
-          : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(target.body) }),
+        ...(target.perConnection
+          ? {
+              method: 'POST' as const,
+              requests: [
+                {
+                  setupRequest: (request: autocannon.Request, context: object) => {
+                    const built = context as Record<string, unknown> & { prepared?: autocannon.Request };
+                    if (!built.prepared) {
+                      const { method = 'POST', headers, body } = target.perConnection!(built);
+                      built.prepared = { ...request, method, headers: { ...request.headers, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+                    }
+                    return built.prepared;
+                  },
+                },
+              ],
+            }
+          : target.body === undefined
+            ? { method: 'GET' as const }
+            : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(target.body) }),
         connections,
         duration: seconds,
       },

@@ -21,11 +21,12 @@ export async function streamOnce(
   body: Record<string, unknown>,
   rows: number,
   saveTo?: string,
+  endpoint = '/execute_sql',
 ): Promise<StreamRun> {
   origin.assertAlive();
   const idleRssMiB = rssMiB(origin.pid);
   const watch = watchPeak(origin.pid);
-  const got = await download(`${origin.url}/execute_sql?${query}`, body, saveTo).catch((error: unknown) => {
+  const got = await download(`${origin.url}${endpoint}?${query}`, body, saveTo).catch((error: unknown) => {
     origin.assertAlive();
     throw error;
   });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { startClickhouse } from '../../test/harness/clickhouse.ts';
 import type { Scenario } from '../lib/context.ts';
 import { ROOT } from '../lib/process.ts';
 import type { Figure } from '../lib/report.ts';
@@ -37,7 +38,14 @@ export const drivers: Scenario = {
       mysql: serverSettings('mysql', mysqlUrl),
       duckdb: { type: 'duckdb', database: null, options: {} },
       sqlite: { type: 'sqlite', database: sqliteFile, options: {} },
+      jdbc: {
+        type: 'jdbc',
+        options: { jdbc_url: 'jdbc:h2:mem:bench;DATABASE_TO_LOWER=TRUE;LAZY_QUERY_EXECUTION=TRUE', driver_class: 'org.h2.Driver', driver_jar: '/usr/share/java/h2.jar' },
+      },
     };
+    // ClickHouse 26 in process (chdb) behind the test harness's HTTP front; the baseline is its own CSV over HTTP.
+    const clickhouse = await startClickhouse();
+    cases.clickhouse = { type: 'clickhouse', host: clickhouse.host, port: clickhouse.port, database: 'default', options: {} };
     const figures: Figure[] = [];
     const notes: string[] = [];
     const samples: Record<string, unknown> = {};
@@ -69,12 +77,15 @@ export const drivers: Scenario = {
       );
       samples[driver] = { native, sluice: mine };
     }
+    await clickhouse.stop();
     return {
       scenario: 'drivers',
       title: `Driver cursors, ${rows.toLocaleString('en-US')} rows x 6 columns`,
       method: [
         'Each driver (`origin/drivers`) reads a generated 6-column statement (int, bigint, text, decimal, timestamp, double) in batches of 2,000 and drops the rows: its cursor and its conversion to the value model.',
-        'Baseline: the database\'s own client reading the same statement in its plainest streaming form (postgres.js `cursor(2000)`, mysql2 `stream()`, DuckDB `fetchChunk` + `getRows`, better-sqlite3 `raw().iterate()`). Alternating, each run in its own process.',
+        'Baseline: the database\'s own client reading the same statement in its plainest streaming form (postgres.js `cursor(2000)`, mysql2 `stream()`, DuckDB `fetchChunk` + `getRows`, better-sqlite3 `raw().iterate()`, ClickHouse\'s own `FORMAT CSVWithNames` over HTTP with lines counted, H2 in memory through a plain Java loop over the same JDBC ResultSet with JVM start included as for the helper). Alternating, each run in its own process.',
+        'ClickHouse is ClickHouse 26 in process (chdb) behind the test HTTP front (test/harness/clickhouse-front.ts), so both sides pay the front; the JDBC case reads H2 in memory.',
+        'JDBC peak RSS is the Node process only: the helper\'s JVM (and the baseline\'s) is not counted, so the baseline\'s growth is near zero.',
       ],
       figures,
       notes,

@@ -73,6 +73,11 @@ export class AccessDirectory {
     return Boolean(this.env.SLUICE_API_KEY) || snapshot.hasKeys || snapshot.hasAdministrators;
   }
 
+  /** Grows with every change to keys, roles, administrators, tokens or workspaces heard here (MCP sessions compare it to tell their tool lists may have changed). */
+  changes(): number {
+    return this.generation;
+  }
+
   invalidate(): void {
     this.generation++;
     this.snapshot = undefined;

@@ -3,11 +3,11 @@ import type { StoreDb } from '../store/open.ts';
 
 /**
  * How a change was made when not through its own API call: `config` for a
- * configuration apply. Set once on the apply's transaction (a setting local
+ * configuration apply, `examples` for the examples' install and removal. Set once on the apply's transaction (a setting local
  * to it), every audit entry recorded inside carries it as `via` in its
  * changes, so the verbs the apply runs need no parameter for it.
  */
-export type AuditVia = 'config';
+export type AuditVia = 'config' | 'examples';
 
 export const AUDIT_VIA_SETTING = 'sluice.audit_via';
 

@@ -1,8 +1,8 @@
 import type { SluiceError } from '../errors.ts';
 import { connectionFailed, queryFailed, unreachable } from './failures.ts';
 import { SessionPool } from './pool.ts';
-import { createRedactor, type Redactor } from './redact.ts';
-import type { ConnectionSettings, Dialect, Driver, DriverEnv, DriverType, RowCursor, RunRequest, SchemaListing } from './types.ts';
+import { createRedactor, passwordInUrl, type Redactor } from './redact.ts';
+import type { CatalogComment, ConnectionSettings, Dialect, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing, SqlDriverType } from './types.ts';
 
 /**
  * What every driver with a pool of sessions shares: the pool itself, sized
@@ -17,6 +17,8 @@ export interface SessionCatalog<H> {
   /** `database` is the one asked for, null for the connection's own. */
   schema(handle: H, database: string | null, maxColumns: number): Promise<SchemaListing>;
   databases(handle: H): Promise<string[]>;
+  /** Table and column comments of the session's database; absent for an engine that keeps none. */
+  comments?(handle: H): Promise<CatalogComment[]>;
   tableDdl(handle: H, table: string): Promise<string>;
   /** A trivial statement: the session answers. */
   ping(handle: H): Promise<unknown>;
@@ -29,7 +31,7 @@ export interface SessionSource<S> {
 }
 
 export abstract class PooledDriver<S, H> implements Driver {
-  abstract readonly type: DriverType;
+  abstract readonly type: SqlDriverType;
   abstract readonly dialect: Dialect;
   readonly redactor: Redactor;
   protected readonly pool: SessionPool<S>;
@@ -39,7 +41,7 @@ export abstract class PooledDriver<S, H> implements Driver {
     settings: ConnectionSettings,
     protected readonly env: DriverEnv,
   ) {
-    this.redactor = createRedactor(settings.password);
+    this.redactor = createRedactor(settings.password, passwordInUrl(settings.options.jdbc_url));
     this.pool = new SessionPool<S>(
       { open: () => this.openSession(), destroy: (s) => this.destroySession(s), alive: (s) => this.sessionAlive(s) },
       { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },
@@ -124,6 +126,12 @@ export abstract class PooledDriver<S, H> implements Driver {
     return this.withSession((handle) => this.catalog.databases(handle)).catch((error) =>
       Promise.reject(connectionFailed(error, this.redactor)),
     );
+  }
+
+  comments(): Promise<CatalogComment[] | null> {
+    const read = this.catalog.comments;
+    if (!read) return Promise.resolve(null);
+    return this.withSession((handle) => read.call(this.catalog, handle));
   }
 
   tableDdl(table: string): Promise<string> {

@@ -27,6 +27,12 @@ export function createRedactor(...secrets: (string | null | undefined)[]): Redac
   return (text) => redact(text, ordered);
 }
 
+/** A password given inside a JDBC URL (`?password=`, `;PASSWORD=`), so a redactor can know it as a secret too. */
+export function passwordInUrl(url: unknown): string | null {
+  if (typeof url !== 'string') return null;
+  return /[?&;]password=([^&;]*)/i.exec(url)?.[1] || null;
+}
+
 /** Strips credentials from a message: known secret values first, then credential-shaped fragments. */
 export function redact(text: string, secrets: readonly string[] = []): string {
   let out = text;

@@ -1,15 +1,20 @@
 import { createHash } from 'node:crypto';
+import { ClickhouseDriver } from './clickhouse/driver.ts';
 import { DuckdbDriver } from './duckdb/driver.ts';
+import { MongoDriver } from './mongodb/driver.ts';
+import { JdbcDriver } from './jdbc/driver.ts';
 import { pipesOpen } from './duckdb/pipe.ts';
 import { MysqlDriver } from './mysql/driver.ts';
 import { PostgresDriver } from './postgres/driver.ts';
 import { SqliteDriver } from './sqlite/driver.ts';
-import type { ConnectionSettings, Driver, DriverEnv } from './types.ts';
+import type { AnyDriver, ConnectionSettings, Driver, DriverEnv, SqlDriverType } from './types.ts';
 
 export type { DriverEnv } from './types.ts';
 
 /** A driver for one connection's settings. Sessions open lazily, on first use. */
-export function createDriver(settings: ConnectionSettings, env: DriverEnv): Driver {
+export function createDriver(settings: ConnectionSettings & { type: SqlDriverType }, env: DriverEnv): Driver;
+export function createDriver(settings: ConnectionSettings, env: DriverEnv): AnyDriver;
+export function createDriver(settings: ConnectionSettings, env: DriverEnv): AnyDriver {
   switch (settings.type) {
     case 'postgres':
       return new PostgresDriver(settings, env);
@@ -19,6 +24,13 @@ export function createDriver(settings: ConnectionSettings, env: DriverEnv): Driv
       return new DuckdbDriver(settings, env);
     case 'sqlite':
       return new SqliteDriver(settings, env);
+    case 'mongodb':
+      return new MongoDriver(settings, env);
+    case 'clickhouse':
+      return new ClickhouseDriver(settings, env);
+    case 'jdbc':
+    case 'h2':
+      return new JdbcDriver(settings, env);
     default:
       throw new Error(`No driver for connection type "${String(settings.type)}"`);
   }
@@ -58,14 +70,14 @@ export function settingsHash(settings: ConnectionSettings): string {
  * idle sessions at once, busy ones as their statements finish).
  */
 export class DriverRegistry {
-  private readonly drivers = new Map<string, { hash: string; driver: Driver }>();
+  private readonly drivers = new Map<string, { hash: string; driver: AnyDriver }>();
 
   constructor(
     private readonly env: DriverEnv,
-    private readonly create: (settings: ConnectionSettings, env: DriverEnv) => Driver = createDriver,
+    private readonly create: (settings: ConnectionSettings, env: DriverEnv) => AnyDriver = createDriver,
   ) {}
 
-  get(name: string, settings: ConnectionSettings): Driver {
+  get(name: string, settings: ConnectionSettings): AnyDriver {
     const hash = settingsHash(settings);
     const entry = this.drivers.get(name);
     if (entry?.hash === hash) return entry.driver;

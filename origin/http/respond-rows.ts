@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import { pageSerialized } from '../observability/query-log.ts';
 import type { RunEntry } from '../services/history/recorder.ts';
 import { failureMessage, isRecordedFailure, roundMs } from '../services/history/outcome.ts';
-import { type PageRun, type RunInput, runPage, runStream } from '../services/run/run-sql.ts';
+import type { RowOptions } from '../services/run/options.ts';
+import { type PageRun, type RunInput, type StreamRun, runPage, runStream } from '../services/run/run-sql.ts';
 import type { AppEnv } from './context.ts';
 import { pageResponse, streamResponse } from './rows-response.ts';
 
@@ -13,9 +14,21 @@ export interface RunLabel {
   version: number | null;
   /** Download name without extension, already safe for a header. */
   filename: string;
+  /** Recorded instead of `http` (a page) or `stream`: `mcp` for an MCP tool call. */
+  transport?: 'mcp';
 }
 
-type Outcome = Pick<RunEntry, 'status' | 'rows' | 'durationMs' | 'serializationMs' | 'error'>;
+type Outcome = Pick<RunEntry, 'status' | 'rows' | 'durationMs' | 'serializationMs' | 'error' | 'details'>;
+
+/** Where a request's rows come from: a SQL statement (run-sql.ts) or a document query (run-documents.ts). */
+export interface RowsSource {
+  connection: string;
+  options: RowOptions;
+  signal: AbortSignal;
+  page(): Promise<PageRun>;
+  /** A stream whose `fieldsDropped` (document CSV/TSV streams) is recorded in its history entry. */
+  stream(): Promise<StreamRun & { fieldsDropped?(): number }>;
+}
 
 /**
  * Runs a statement through the engine and answers its rows, paged or
@@ -23,7 +36,13 @@ type Outcome = Pick<RunEntry, 'status' | 'rows' | 'durationMs' | 'serializationM
  * stream once its download ends (completely, capped, failed or abandoned).
  * Failures the request caused itself (4xx) are not runs and are not recorded.
  */
-export async function respondRows(c: Context<AppEnv>, input: RunInput, label: RunLabel): Promise<Response> {
+export function respondRows(c: Context<AppEnv>, input: RunInput, label: RunLabel): Promise<Response> {
+  const deps = c.get('deps');
+  return respondSource(c, { ...input, page: () => runPage(deps, input), stream: () => runStream(deps, input) }, label);
+}
+
+/** `respondRows` for any source of rows. */
+export async function respondSource(c: Context<AppEnv>, input: RowsSource, label: RunLabel): Promise<Response> {
   const deps = c.get('deps');
   const started = performance.now();
   const record = (outcome: Outcome) =>
@@ -32,7 +51,7 @@ export async function respondRows(c: Context<AppEnv>, input: RunInput, label: Ru
       query: label.query,
       version: label.version,
       connection: input.connection,
-      transport: input.options.paging === null ? 'stream' : 'http',
+      transport: label.transport ?? (input.options.paging === null ? 'stream' : 'http'),
       format: input.options.format,
       requestId: c.get('requestId') ?? null,
       keyName: c.get('caller')?.name ?? null,
@@ -47,20 +66,21 @@ export async function respondRows(c: Context<AppEnv>, input: RunInput, label: Ru
   if (input.options.paging === null) {
     let run;
     try {
-      run = await runStream(deps, input);
+      run = await input.stream();
     } catch (err) {
       failed(err);
       throw err;
     }
     const response = await streamResponse(run, input.options.format, label.filename);
+    const details = () => (run.fieldsDropped ? { fields_dropped: run.fieldsDropped() } : undefined);
     return watchDownload(response, input.signal, (error) =>
-      record({ status: error === null ? 'success' : 'error', rows: run.rows(), durationMs: roundMs(performance.now() - started), serializationMs: null, error }),
+      record({ status: error === null ? 'success' : 'error', rows: run.rows(), durationMs: roundMs(performance.now() - started), serializationMs: null, error, details: details() }),
     );
   }
 
   let run: PageRun;
   try {
-    run = await runPage(deps, input);
+    run = await input.page();
   } catch (err) {
     failed(err);
     throw err;

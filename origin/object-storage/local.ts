@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, realpath, rename, rm, rmdir } from 'node:fs/promises';
+import { mkdir, open, realpath, rename, rm, rmdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { basename, dirname, join } from 'node:path';
@@ -8,7 +8,7 @@ import { badRequest } from '../errors.ts';
 import { watchBody } from './body.ts';
 import { storeFailed } from './failure.ts';
 import { assertSafeKey } from './key.ts';
-import type { ObjectStore, ObjectWriteOptions, WrittenObject } from './types.ts';
+import type { ObjectStore, ObjectWriteOptions, ReservedFile, WrittenObject } from './types.ts';
 import { isWithin } from './url.ts';
 
 /**
@@ -33,9 +33,9 @@ async function removeEmptyFolders(deepest: string, first: string): Promise<void>
 }
 
 export function createFolderStore(folder: string): ObjectStore {
-  async function put(key: string, source: AsyncIterable<Uint8Array>, { signal }: ObjectWriteOptions): Promise<WrittenObject> {
+  /** The object's final path and a new temporary name beside it, its folders made (`made`: the first one made, if any). */
+  async function place(key: string): Promise<{ target: string; final: string; temporary: string; made: string | undefined }> {
     assertSafeKey(key);
-    signal.throwIfAborted();
     const target = join(folder, ...key.split('/'));
     let directory: string;
     let made: string | undefined;
@@ -48,7 +48,44 @@ export function createFolderStore(folder: string): ObjectStore {
     // A sub-folder replaced by a symlink since the destination was checked must not lead the write elsewhere.
     if (!isWithin(directory, folder)) throw badRequest(`Object key ${JSON.stringify(key)} leads outside the destination's folder ${folder}`, { errors: { key: 'escapes the folder' } });
     const final = join(directory, basename(target));
-    const temporary = join(directory, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+    return { target, final, temporary: join(directory, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`), made };
+  }
+
+  async function reserveFile(key: string): Promise<ReservedFile> {
+    const { target, final, temporary, made } = await place(key);
+    let committed = false;
+    return {
+      path: temporary,
+      async commit(signal) {
+        signal.throwIfAborted();
+        let bytes: number;
+        try {
+          // On disk before the rename, so a crash never leaves an empty file under the final name.
+          const file = await open(temporary, 'r+');
+          try {
+            await file.sync();
+            bytes = (await file.stat()).size;
+          } finally {
+            await file.close();
+          }
+          await rename(temporary, final);
+        } catch (err) {
+          throw storeFailed(err, `writing ${final}`, noSecret);
+        }
+        committed = true;
+        return { location: final, bytes };
+      },
+      async discard() {
+        if (committed) return;
+        await rm(temporary, { force: true }).catch(() => {});
+        if (made !== undefined) await removeEmptyFolders(dirname(target), made);
+      },
+    };
+  }
+
+  async function put(key: string, source: AsyncIterable<Uint8Array>, { signal }: ObjectWriteOptions): Promise<WrittenObject> {
+    signal.throwIfAborted();
+    const { target, final, temporary, made } = await place(key);
     const body = watchBody(source, signal);
     try {
       // `flush`: on disk before the rename, so a crash never leaves an empty file under the final name.
@@ -67,6 +104,7 @@ export function createFolderStore(folder: string): ObjectStore {
 
   return {
     put,
+    reserveFile,
     async probe() {
       const probe = async function* () {
         yield Buffer.from('Sluice destination probe: removed once written\n');

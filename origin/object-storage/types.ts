@@ -33,6 +33,16 @@ export interface ObjectWriteOptions {
   signal: AbortSignal;
 }
 
+/** A hidden temporary file where an object's bytes are written by someone else (DuckDB writing parquet). */
+export interface ReservedFile {
+  /** The temporary file's path, not yet created: the writer creates it. */
+  path: string;
+  /** Makes the file written at `path` the object: flushed to disk, then renamed into place. */
+  commit(signal: AbortSignal): Promise<WrittenObject>;
+  /** Removes the temporary file (and the folders made for it) unless it was committed. Never throws. */
+  discard(): Promise<void>;
+}
+
 export interface ObjectStore {
   /**
    * Writes the object at `key` (relative to the destination's prefix; never
@@ -41,6 +51,12 @@ export interface ObjectStore {
    * refuses or cannot be reached) with nothing left behind.
    */
   put(key: string, body: AsyncIterable<Uint8Array>, options: ObjectWriteOptions): Promise<WrittenObject>;
+  /**
+   * For a store that keeps files (a local folder): a temporary file beside
+   * the object's final name for another writer to fill, so the bytes are
+   * never copied. Object storage has none; its objects come from `put`.
+   */
+  reserveFile?(key: string): Promise<ReservedFile>;
   /** Writes one small probe object under the prefix and removes it: proves the credential may write there. */
   probe(): Promise<void>;
   /** Releases the client's sockets. */

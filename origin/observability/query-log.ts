@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Dialect } from '../drivers/types.ts';
+import type { RunDialect } from '../drivers/types.ts';
 import type { AppDeps } from '../deps.ts';
 import { memoByText } from '../text-memo.ts';
 import { countPushdownStream, observeSerialization, queryFinished, queryStarted } from './metrics.ts';
@@ -7,7 +7,7 @@ import type { RequestScope } from './request-context.ts';
 
 export interface QueryStart {
   connection: string;
-  dialect: Dialect;
+  dialect: RunDialect;
   /** The statement as the client or the saved query gave it (hashed, never logged). */
   sql: string;
   /** Null for `stream=true`: the whole result. */

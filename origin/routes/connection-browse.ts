@@ -31,10 +31,23 @@ const mayBrowse = createMiddleware<AppEnv>(async (c, next) => {
 });
 connectionsPublic.use('/connections/:name/*', mayBrowse);
 
-/** GET /connections/{name}/schema[?database=]: `{tables, truncated}`. */
+/**
+ * When the kept schema route was deprecated (RFC 9745: `@` and the Unix time):
+ * its successor is GET /api/v1/connections/{name}/schema.
+ */
+export const SCHEMA_ROUTE_DEPRECATED = '@1795737600';
+
+/**
+ * GET /connections/{name}/schema[?database=]: `{tables, truncated}`.
+ * Deprecated, with `Deprecation` and a `Link` to its successor, which adds
+ * descriptions (administrators only; a scoped key keeps this one). `table_ddl`
+ * has no successor under /api/v1 and is not deprecated (docs/reference/connections.md).
+ */
 connectionsPublic.get('/connections/:name/schema', async (c) => {
   const database = c.req.query('database') || undefined;
-  return c.json(await connectionSchema(c.get('deps'), c.req.param('name'), { database, requireActive: true }));
+  c.header('Deprecation', SCHEMA_ROUTE_DEPRECATED);
+  c.header('Link', `</api/v1/connections/${encodeURIComponent(c.req.param('name'))}/schema>; rel="successor-version"`);
+  return c.json(await connectionSchema(c.get('deps'), c.req.param('name'), { database }));
 });
 
 /** GET /connections/{name}/table_ddl?table=...: `{connection, table, ddl}`. */

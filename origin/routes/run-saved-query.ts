@@ -8,9 +8,10 @@ import { clientSignal } from '../http/client-signal.ts';
 import { requestScopeOf } from '../http/request-scope.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
-import { respondRows } from '../http/respond-rows.ts';
+import { respondRows, respondSource } from '../http/respond-rows.ts';
 import { requestRowOptions, rowOptionFields } from '../services/run/options.ts';
-import { type SavedRunRequest, prepareSavedRun } from '../services/queries/run.ts';
+import { type SavedRunRequest, prepareQueryRun } from '../services/queries/run.ts';
+import { documentRows } from '../services/run/run-documents.ts';
 import { RESERVED_NAMES } from '../../shared/parameters/index.ts';
 
 const bodySchema = z.strictObject({
@@ -36,16 +37,22 @@ export const runQuery = new Hono<AppEnv>()
 
 async function run(c: Context<AppEnv>, transport: Transport): Promise<Response> {
   const name = c.req.param('name')!;
-  const prepared = await prepareSavedRun(c.get('deps'), {
+  const deps = c.get('deps');
+  const prepared = await prepareQueryRun(deps, {
     ...transport,
     name,
     caller: c.get('caller'),
     signInToken: presentedSignInToken((header) => c.req.header(header)),
   });
+  const label = { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) };
+  if (prepared.kind === 'documents') {
+    const input = { ...prepared.input, signal: clientSignal(c), scope: requestScopeOf(c) };
+    return admitted(c, transport.options.stream, () =>
+      respondCached(c, prepared, () => respondSource(c, documentRows(deps, input), label)),
+    );
+  }
   return admitted(c, transport.options.stream, () =>
-    respondCached(c, prepared, () =>
-      respondRows(c, { ...prepared.input, signal: clientSignal(c), scope: requestScopeOf(c) }, { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) }),
-    ),
+    respondCached(c, prepared, () => respondRows(c, { ...prepared.input, signal: clientSignal(c), scope: requestScopeOf(c) }, label)),
   );
 }
 

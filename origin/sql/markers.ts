@@ -27,8 +27,26 @@ export const markerEdits = (tokens: Token[]): Edit[] =>
   tokens.filter((t) => t.kind === 'marker').map((t) => ({ start: t.start, end: t.end, marker: t.text.slice(1) }));
 
 /**
+ * ClickHouse's query parameter type for a bound value. The server parses the
+ * value's text as this type (never as SQL), so the type only needs to hold it:
+ * integers as Int64 (Int128/UInt64 past it), numbers as Float64, NULL as a
+ * nullable string, which compares and casts like any literal.
+ */
+export function clickhouseParamType(value: unknown): string {
+  if (value === null || value === undefined) return 'Nullable(String)';
+  if (typeof value === 'boolean') return 'Bool';
+  if (typeof value === 'bigint') {
+    if (value >= -(2n ** 63n) && value < 2n ** 63n) return 'Int64';
+    return value >= 0n && value < 2n ** 64n ? 'UInt64' : 'Int256';
+  }
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? 'Int64' : 'Float64';
+  return 'String';
+}
+
+/**
  * Applies the edits left to right. Postgres and DuckDB number placeholders,
- * so a name used twice reuses its `$n` and its value is sent once; MySQL and
+ * so a name used twice reuses its `$n` and its value is sent once; ClickHouse
+ * names them `{p1:Type}` (values bound in order: `p1` is the first); MySQL and
  * SQLite take one `?` and one value per occurrence.
  */
 export function render(
@@ -37,7 +55,7 @@ export function render(
   dialect: Dialect,
   params: Record<string, unknown>,
 ): { text: string; values: unknown[] } {
-  const numbered = dialect === 'postgres' || dialect === 'duckdb';
+  const numbered = dialect === 'postgres' || dialect === 'duckdb' || dialect === 'clickhouse';
   const values: unknown[] = [];
   const indexes = new Map<string, number>();
   let text = '';
@@ -55,7 +73,7 @@ export function render(
         index = values.push(params[edit.marker]);
         indexes.set(edit.marker, index);
       }
-      text += `$${index}`;
+      text += dialect === 'clickhouse' ? `{p${index}:${clickhouseParamType(params[edit.marker])}}` : `$${index}`;
     }
     at = edit.end;
   }

@@ -69,7 +69,32 @@ const DUCKDB = new Map<string, string>([
 /** Refused by better-sqlite3 itself today; a build that allowed it would run native code. */
 const SQLITE = new Map<string, string>([['LOAD_EXTENSION', 'loads native code into the database']]);
 
-const BY_DIALECT: Record<Dialect, ReadonlyMap<string, string>> = { postgres: POSTGRES, mysql: MYSQL, duckdb: DUCKDB, sqlite: SQLITE };
+/**
+ * Table functions that reach past the server's own tables (files, URLs,
+ * other servers, programs): `readonly` stops writes through them, not what
+ * they read or the requests they send.
+ */
+const CLICKHOUSE = new Map<string, string>([
+  ...names(FILE_READ, 'file'),
+  ...names('runs a program on the database server', 'executable'),
+  ...names('sends a request from the database server', 'url urlcluster s3 s3cluster gcs azureblobstorage hdfs'),
+  ...names('reads another server through a connection of its own', 'remote remotesecure cluster clusterallreplicas mysql postgresql mongodb redis jdbc odbc sqlite'),
+]);
+
+/**
+ * The jdbc dialect: H2 ignores JDBC's read-only flag, so its file and
+ * connection functions are refused here; PostgreSQL's list applies too, for a
+ * PostgreSQL reached through its JDBC driver.
+ */
+const JDBC = new Map<string, string>([
+  ...POSTGRES,
+  ...names(FILE_READ, 'file_read csvread'),
+  ...names(FILE_WRITE, 'file_write csvwrite'),
+  ...names('links another database through a connection of its own', 'link_schema'),
+  ...names(SERVER, 'cancel_session abort_session'),
+]);
+
+const BY_DIALECT: Record<Dialect, ReadonlyMap<string, string>> = { postgres: POSTGRES, mysql: MYSQL, duckdb: DUCKDB, sqlite: SQLITE, clickhouse: CLICKHOUSE, jdbc: JDBC };
 
 function names(why: string, list: string): Array<[string, string]> {
   return list.split(' ').map((name) => [name.toUpperCase(), why]);

@@ -4,6 +4,8 @@ import type { Dialect } from '../drivers/types.ts';
  * `word`: keyword or bare identifier; `quoted`: quoted identifier; `string`:
  * any string literal (dollar quotes included); `marker`: a `:name` parameter.
  * Whitespace is dropped; comments are kept because MySQL runs `/*!` ones.
+ * ClickHouse: backslash escapes in every quote style, `"..."` and backticks
+ * are identifiers, `# ` and `#!` start a line comment.
  */
 export type TokenKind =
   | 'word'
@@ -42,6 +44,7 @@ const DOLLAR_TAG = /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
 export function tokenize(sql: string, dialect: Dialect, quoting: MysqlQuoting = 'default'): Token[] {
   const pgLike = dialect === 'postgres' || dialect === 'duckdb';
   const mysql = dialect === 'mysql';
+  const clickhouse = dialect === 'clickhouse';
   const tokens: Token[] = [];
   const push = (kind: TokenKind, start: number, end: number) => {
     const text = sql.slice(start, end);
@@ -58,18 +61,18 @@ export function tokenize(sql: string, dialect: Dialect, quoting: MysqlQuoting = 
       i++;
     } else if (c === '-' && next === '-' && (!mysql || startsMysqlDashComment(sql, i))) {
       i = push('comment', i, lineEnd(sql, i));
-    } else if (c === '#' && mysql) {
+    } else if (c === '#' && (mysql || (clickhouse && (next === ' ' || next === '!')))) {
       i = push('comment', i, lineEnd(sql, i));
     } else if (c === '/' && next === '*') {
-      i = push('comment', i, blockCommentEnd(sql, i, pgLike));
+      i = push('comment', i, blockCommentEnd(sql, i, pgLike || clickhouse));
     } else if (c === "'") {
-      i = push('string', i, quotedEnd(sql, i, "'", mysql && quoting !== 'no_backslash_escapes'));
+      i = push('string', i, quotedEnd(sql, i, "'", clickhouse || (mysql && quoting !== 'no_backslash_escapes')));
     } else if (c === '"') {
       const asString = mysql && quoting !== 'ansi_quotes';
-      const end = quotedEnd(sql, i, '"', asString && quoting === 'default');
+      const end = quotedEnd(sql, i, '"', clickhouse || (asString && quoting === 'default'));
       i = push(asString ? 'string' : 'quoted', i, end);
-    } else if (c === '`' && (mysql || dialect === 'sqlite')) {
-      i = push('quoted', i, quotedEnd(sql, i, '`', false));
+    } else if (c === '`' && (mysql || clickhouse || dialect === 'sqlite')) {
+      i = push('quoted', i, quotedEnd(sql, i, '`', clickhouse));
     } else if (c === '[' && dialect === 'sqlite') {
       const close = sql.indexOf(']', i + 1);
       i = push('quoted', i, close < 0 ? sql.length : close + 1);
@@ -119,7 +122,7 @@ function lineEnd(sql: string, i: number): number {
   return newline.exec(sql)?.index ?? sql.length;
 }
 
-/** Postgres and DuckDB nest block comments; MySQL and SQLite end at the first `*\/`. Unterminated runs to the end. */
+/** Postgres, DuckDB and ClickHouse nest block comments; MySQL and SQLite end at the first `*\/`. Unterminated runs to the end. */
 function blockCommentEnd(sql: string, i: number, nested: boolean): number {
   let depth = 0;
   let j = i;

@@ -29,6 +29,7 @@ const STARTS = new Set(['LIMIT', 'OFFSET', 'FETCH']);
 const BLOCKERS = new Set(['FOR', 'LOCK', 'INTO']);
 /** SQLite takes no LIMIT after a VALUES list, alone or last in a compound. */
 const SQLITE_BLOCKERS = new Set([...BLOCKERS, 'VALUES']);
+const COMPOUND = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
 
 /**
  * Finds the statement's own row window: the trailing clause at paren depth 0
@@ -40,6 +41,8 @@ export function findWindow(tokens: Token[], dialect: Dialect): WindowScan {
   const atTop = (i: number) => depth[i] === 0;
   const blockers = dialect === 'sqlite' ? SQLITE_BLOCKERS : BLOCKERS;
   if (tokens.some((t, i) => atTop(i) && blockers.has(t.word))) return { kind: 'unknown' };
+  // ClickHouse binds a trailing LIMIT to the last SELECT of a compound, not to the whole result.
+  if (dialect === 'clickhouse' && tokens.some((t, i) => atTop(i) && COMPOUND.has(t.word))) return { kind: 'unknown' };
   const from = tokens.findIndex((t, i) => atTop(i) && STARTS.has(t.word));
   if (from < 0) return { kind: 'none' };
   const clause = parseClause(tokens, from, dialect);

@@ -196,11 +196,10 @@ describe('definition checks', () => {
     expect((await origin.call('GET', at(name))).body.versions).toHaveLength(1);
   });
 
-  it('refuses document-database queries until a mongodb connection type exists', async () => {
-    const res = await origin.call('POST', API, { name: unique('mongo'), query_type: 'mongo', mongo_collection: 'films', mongo_filter: {} });
+  it('checks document-database fields by query type: mongo fields on SQL, SQL on mongo, a missing collection', async () => {
+    const res = await origin.call('POST', API, { name: unique('mongo'), query_type: 'mongo', sql: 'SELECT 1', mongo_filter: { $where: 'sleep(1)' } });
     expectError(res, 400, 'invalid_request');
-    expect(res.body.error).toBe('document-database queries need a mongodb connection type, not available yet');
-    expect(res.body.errors.query_type).toBeTruthy();
+    expect(Object.keys(res.body.errors).sort()).toEqual(['mongo_collection', 'mongo_filter', 'sql']);
     const stray = await origin.call('POST', API, { name: unique('stray'), ...definition(), mongo_filter: {} });
     expectError(stray, 400, 'invalid_request');
     expect(stray.body.errors.mongo_filter).toBeTruthy();

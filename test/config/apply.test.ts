@@ -147,7 +147,7 @@ describe('config apply of changes', () => {
     expect((await admin(origin, 'GET', `/api/v1/connections/${name}`)).body.password).toBe('${CFG_TEST_UNSET_VAR}');
   });
 
-  it('refuses a literal password, unknown fields, repeated names and descriptions by their place in the file', async () => {
+  it('refuses a literal password, unknown fields, repeated names and descriptions not keyed by connection, by their place in the file', async () => {
     const res = await sendFile(
       origin,
       'apply',
@@ -155,20 +155,28 @@ describe('config apply of changes', () => {
         connections: [
           { name: 'fine', db: 'duckdb' },
           { name: 'lit', db: 'postgres', host: 'h', password: 'hunter22' },
+          { name: 'mlit', db: 'mongodb', options: { uri: 'mongodb://reader:hunter23@h:27017/shop' } },
+          { name: 'mref', db: 'mongodb', options: { uri: 'mongodb://reader:${CFG_MONGO_PW}@h:27017/shop' } },
         ],
         roles: [{ name: 'r1', colour: 'red' }, { name: 'r1' }],
-        descriptions: [{ connection: 'fine', table: 't', description: 'x' }],
+        descriptions: { fine: { items: [{ table: 't', description: 'x' }] } },
       }),
     );
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_config');
     expect(res.body.errors).toEqual([
       { path: 'connections[1].password', message: expect.stringContaining('${VAR} reference') },
+      { path: 'connections[2].options.uri', message: expect.stringContaining('${VAR} reference') },
       { path: 'roles[0].colour', message: 'unknown field', code: 'unknown_field' },
     ]);
-    const planned = await sendFile(origin, 'apply', configFile({ roles: [{ name: 'r1' }, { name: 'r1' }], descriptions: [{ x: 1 }] }));
-    expect(planned.body.errors.map((e: { path: string }) => e.path)).toEqual(['roles[1].name', 'descriptions']);
+    const repeated = await sendFile(origin, 'apply', configFile({ roles: [{ name: 'r1' }, { name: 'r1' }] }));
+    expect(repeated.body.errors.map((e: { path: string }) => e.path)).toEqual(['roles[1].name']);
+    const listed = await sendFile(origin, 'apply', configFile({ descriptions: [{ connection: 'fine', table: 't', description: 'x' }] }));
+    expect(listed.body.errors.map((e: { path: string }) => e.path)).toEqual(['descriptions']);
+    const item = await sendFile(origin, 'apply', configFile({ descriptions: { fine: { items: [{ table: 't', text: 'x', description: 'x' }] } } }));
+    expect(item.body.errors).toEqual([{ path: 'descriptions.fine.items[0].text', message: 'unknown field', code: 'unknown_field' }]);
     expect(JSON.stringify(res.body)).not.toContain('hunter22');
+    expect(JSON.stringify(res.body)).not.toContain('hunter23');
   });
 
   it('applies a workspace-scoped call to that workspace, and refuses a file for another', async () => {

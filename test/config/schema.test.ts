@@ -47,6 +47,8 @@ describe('parseConfigFile', () => {
     expect(problemsOf(`format: sluice-config\nformat_version: 1\napi_keys:\n  - {name: a, secret_sha256: ${sha}}\n  - {name: b, secret_sha256: ${sha}}\n`)).toEqual(['api_keys[1].secret_sha256']);
     expect(problemsOf('format: sluice-config\nformat_version: 1\ndestinations:\n  - {name: d, url: /x, password: secret}\n')).toEqual(['destinations[0].password']);
     expect(problemsOf('format: sluice-config\nformat_version: 1\nqueries:\n  - {name: "a\\0b", sql: x}\n')).toEqual(['queries[0].name']);
-    expect(problemsOf('format: sluice-config\nformat_version: 1\ndescriptions: []\n')).toEqual([]);
+    expect(problemsOf('format: sluice-config\nformat_version: 1\ndescriptions: {}\n')).toEqual([]);
+    expect(problemsOf('format: sluice-config\nformat_version: 1\ndescriptions:\n  pg:\n    notes: hi\n    items:\n      - {table: t, column: c, description: d}\n')).toEqual([]);
+    expect(problemsOf('format: sluice-config\nformat_version: 1\ndescriptions:\n  pg:\n    items:\n      - {table: t}\n')).toEqual(['descriptions.pg.items[0].description']);
   });
 });

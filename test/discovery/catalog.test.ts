@@ -83,6 +83,7 @@ describe('GET /catalog', () => {
       cache_ttl: null,
       can_write: false,
       collection: null,
+      columns: [{ name: 'title', description: null }],
     });
     const text = JSON.stringify(body);
     expect(text).not.toContain(SECRET_LITERAL);

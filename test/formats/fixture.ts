@@ -118,6 +118,9 @@ export function seedStatements(driver: Dialect): string[] {
   const t = (v: string) => literal(driver, v);
   const nulls = (n: number) => `(${new Array(n).fill('NULL').join(', ')})`;
   switch (driver) {
+    case 'clickhouse':
+    case 'jdbc':
+      throw new Error('ClickHouse and JDBC are tested by test/drivers/conformance.test.ts, test/clickhouse/ and test/jdbc/, not here');
     case 'postgres':
       return [
         `CREATE TABLE vals (id int, big bigint, amount numeric(25,5), dbl double precision, flag boolean, d date,

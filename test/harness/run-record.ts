@@ -87,8 +87,8 @@ export function recordOutput(source: string, streams: Readable[]): void {
   }
 }
 
-/** The responses that hand out a secret (keys, rotations, administrator tokens, a new administrator's first token), also under `/w/<workspace>`. */
-const ISSUING = /^(?:\/w\/[^/]+)?\/api\/v1\/(?:api-keys|api-keys\/[^/]+\/rotate|administrators|administrators\/[^/]+\/tokens)$/;
+/** The responses that hand out a secret (keys, rotations, administrator tokens, a new administrator's first token, the examples' keys), also under `/w/<workspace>`. */
+const ISSUING = /^(?:\/w\/[^/]+)?\/api\/v1\/(?:api-keys|api-keys\/[^/]+\/rotate|administrators|administrators\/[^/]+\/tokens|examples)$/;
 /** Text worth scanning; query results in binary formats are not. */
 const TEXT_TYPE = /json|text|xml|csv|html|javascript/;
 /** A response larger than this is scanned on its first part only, so the memory tests' large bodies do not fill the worker's memory. */

@@ -26,6 +26,8 @@ const MISSING_TABLE: Record<Dialect, RegExp> = {
   mysql: /Table '.*no_such_table_q' doesn't exist/,
   duckdb: /Table with name no_such_table_q does not exist/,
   sqlite: /no such table: no_such_table_q/,
+  clickhouse: /Unknown table expression identifier 'no_such_table_q'/,
+  jdbc: /no_such_table_q/i,
 };
 
 let origin: Origin;

@@ -40,6 +40,9 @@ export async function createTestDb(driver: Dialect, dir: string): Promise<TestDb
   const name = unique('sq');
   const noQuery = () => Promise.reject(new Error(`query() is for postgres and mysql, not ${driver}`));
   switch (driver) {
+    case 'clickhouse':
+    case 'jdbc':
+      throw new Error('ClickHouse and JDBC are tested by test/drivers/conformance.test.ts, test/clickhouse/ and test/jdbc/, not here');
     case 'postgres': {
       await pgExec(`CREATE SCHEMA ${name}`);
       return {

@@ -24,6 +24,9 @@ import {
 /** A statement that runs far longer than any limit here (30 s or forever), tagged so it can be found. */
 function slowSql(driver: Dialect, tag: string): string {
   switch (driver) {
+    case 'clickhouse':
+    case 'jdbc':
+      throw new Error('ClickHouse and JDBC are tested by test/drivers/conformance.test.ts, test/clickhouse/ and test/jdbc/, not here');
     case 'postgres':
       return `SELECT pg_sleep(30) AS slept, '${tag}' AS tag`;
     case 'mysql':

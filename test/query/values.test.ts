@@ -33,6 +33,7 @@ function seed(driver: Dialect): string[] {
       `INSERT INTO vals VALUES (1, ${BIG}, ${NEG}, '${DECIMAL}', NULL, ${text(UNICODE)}, ${text(QUOTES)}, '2024-02-29', '2024-11-05 12:34:56')`,
     ];
   }
+  if (driver === 'clickhouse' || driver === 'jdbc') throw new Error('ClickHouse and JDBC are tested by test/drivers/conformance.test.ts, test/clickhouse/ and test/jdbc/, not here');
   const types = {
     postgres: { amount: 'numeric(20,3)', tz: 'timestamptz', ts: 'timestamp' },
     duckdb: { amount: 'DECIMAL(20,3)', tz: 'TIMESTAMPTZ', ts: 'TIMESTAMP' },

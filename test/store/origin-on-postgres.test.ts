@@ -93,7 +93,7 @@ describe('origin with SLUICE_DATABASE_URL', () => {
 
     const stored = await inDatabase();
     expect(stored.connections.map((c) => c.name)).toEqual(['examples']);
-    expect(stored.examples).toMatchObject([{ id: 'examples', status: 'loaded' }]);
+    expect(stored.examples).toMatchObject([{ id: 'examples', status: 'dataset' }]);
     expect(stored.audit.map((e) => [e.seq, e.action, e.actor])).toEqual([[1, 'load_examples', 'system']]);
   });
 
@@ -149,7 +149,7 @@ describe('origin with SLUICE_DATABASE_URL', () => {
     expect(stored.audit.filter((e) => e.action === 'load_examples')).toHaveLength(1);
     expect(stored.audit.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(stored.connections.filter((c) => c.example)).toHaveLength(1);
-    expect(stored.examples).toMatchObject([{ status: 'loaded' }]);
+    expect(stored.examples).toMatchObject([{ status: 'dataset' }]);
 
     // A change on the new origin continues the same chain.
     const again = unique('again');

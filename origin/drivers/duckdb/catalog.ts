@@ -57,6 +57,29 @@ async function duckSchema(connection: DuckDBConnection, database: string | null,
   );
 }
 
+const COMMENTS_SQL = `
+with rels as (
+  select database_name, schema_name, table_name as name, comment from duckdb_tables() where not internal
+  union all
+  select database_name, schema_name, view_name, comment from duckdb_views() where not internal
+), named as (
+  select *, case when schema_name = 'main' then name else schema_name || '.' || name end as qname
+  from rels where database_name = current_database()
+)
+select qname, null as column_name, comment, -1 as position from named where comment is not null and comment <> ''
+union all
+select n.qname, c.column_name, c.comment, c.column_index
+  from named n
+  join duckdb_columns() c on c.database_name = n.database_name and c.schema_name = n.schema_name and c.table_name = n.name
+ where c.comment is not null and c.comment <> ''
+ order by 1, 4`;
+
+/** `COMMENT ON` of the tables, views and columns of the default database, named as the listing names them. */
+async function duckComments(connection: DuckDBConnection) {
+  const found = await rows(connection, COMMENTS_SQL);
+  return found.map(([table, column, comment]) => ({ table: String(table), column: column === null ? null : String(column), comment: String(comment) }));
+}
+
 async function duckDatabases(connection: DuckDBConnection): Promise<string[]> {
   const found = await rows(connection, `select database_name from duckdb_databases() where not internal and database_name <> '${FILES_CATALOG}' order by 1`);
   return found.map(([name]) => String(name));
@@ -73,6 +96,7 @@ async function duckTableDdl(connection: DuckDBConnection, table: string): Promis
 export const duckCatalog: SessionCatalog<DuckDBConnection> = {
   schema: duckSchema,
   databases: duckDatabases,
+  comments: duckComments,
   tableDdl: duckTableDdl,
   ping: (connection) => connection.run('SELECT 1'),
 };

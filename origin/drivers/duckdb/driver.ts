@@ -6,12 +6,13 @@ import { openCursor } from '../cursor.ts';
 import { duckCatalog } from './catalog.ts';
 import { connectSession, leaseInstance, type InstanceLease, type InstanceSpec } from './instances.ts';
 import { duckLinePlan } from './lines.ts';
+import { DuckParquetFile } from './parquet-file.ts';
 import { DuckPipeLines, pipeAvailable } from './pipe.ts';
 import { plansAsStream } from './scan-tasks.ts';
 import { DuckLines, DuckRows } from './statement.ts';
 import { queryFailed } from '../failures.ts';
 import { PooledDriver } from '../pooled.ts';
-import type { ConnectionSettings, DriverEnv, LineFormat, LineStream, RowCursor, RunRequest } from '../types.ts';
+import type { ConnectionSettings, DriverEnv, LineFormat, LineStream, ParquetOptions, ParquetStream, RowCursor, RunRequest } from '../types.ts';
 
 /**
  * One session is one DuckDB connection. After a caller's statement it gets a
@@ -187,6 +188,25 @@ export class DuckdbDriver extends PooledDriver<DuckSession, DuckDBConnection> {
     const rendered = { ...request, text: plan.text };
     const source = new DuckLines(plan.columns, format, session.connection, rendered, this.readTransaction(request), this.releaser(session));
     return openCursor(source, { request, fail: this.failed });
+  }
+
+  /**
+   * Parquet push-down (parquet-file.ts): DuckDB writes the file, typed as
+   * the JS writer types it, on an instance of its own; so only from a
+   * READ_ONLY file, and while a COPY slot is free. Null otherwise, or when
+   * a column or a value met while writing is one the JS writer types
+   * differently.
+   */
+  async streamParquet(request: RunRequest, options: ParquetOptions): Promise<ParquetStream | null> {
+    // Between pipeAvailable and the source's construction nothing may wait.
+    if (!(await pipeAvailable(this.streamSpec))) return null;
+    const source = new DuckParquetFile(this.streamSpec, request, options.rowGroupRows, options.path ?? null);
+    const cursor = await openCursor(source, { request, fail: (error) => queryFailed(error, this.redactor) });
+    if (source.declined) {
+      await cursor.close();
+      return null;
+    }
+    return { columns: cursor.columns, batches: cursor.batches, close: () => cursor.close(), rows: source.rows, path: source.path! };
   }
 
   /** A READ_ONLY file needs no more; elsewhere reads run in a read-only transaction. */

@@ -33,9 +33,9 @@ import type { ColumnMeta, LineFormat } from '../types.ts';
  */
 
 /** Per DuckDB thread: with two threads, 16 MB leaves the ordered COPY one thread's worth of buffers and it runs at one thread's rate. */
-const STREAM_MEMORY_PER_THREAD_MB = 10;
+export const STREAM_MEMORY_PER_THREAD_MB = 10;
 const LINE_END: Record<LineFormat, string> = { csv: '\\r\\n', tsv: '\\n', ndjson: '\\n' };
-const OUT_OF_MEMORY = /Out of Memory Error/i;
+export const OUT_OF_MEMORY = /Out of Memory Error/i;
 /**
  * Bytes read between young-generation collections (native-memory.ts): each
  * read is a new buffer outside V8's heap, dead once written to the client,
@@ -46,7 +46,8 @@ const SWEEP_BYTES = 4 * 2 ** 20;
 /**
  * A COPY holds a libuv worker until it ends (a slow client blocks it in
  * `write`), and the pool also serves DNS, files and every other DuckDB call:
- * pipe streams may take half of it at most; the rest take the line path.
+ * pipe streams, and parquet files DuckDB writes (parquet-file.ts), may take
+ * half of it at most; the rest take the line path (or the JS writer).
  */
 const MAX_PIPES = Math.max(1, Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2));
 let pipesInUse = 0;
@@ -106,6 +107,16 @@ export async function pipeAvailable(spec: InstanceSpec): Promise<boolean> {
   return pipesInUse < MAX_PIPES;
 }
 
+/** Takes one of the COPY slots `pipeAvailable` counts; the function returned gives it back (once). */
+export function holdPipeSlot(): () => void {
+  pipesInUse++;
+  let held = true;
+  return () => {
+    if (held) pipesInUse--;
+    held = false;
+  };
+}
+
 /** One attempt: a pipe, its read end, an instance allowed to open it, and the COPY running into it. */
 interface Attempt {
   fifo: string;
@@ -123,6 +134,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
   private attempt: Attempt | null = null;
   private interrupted = false;
   private unswept = 0;
+  private readonly releaseSlot = holdPipeSlot();
 
   constructor(
     private readonly spec: InstanceSpec,
@@ -130,9 +142,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
     private readonly format: LineFormat,
     /** Scan in vector-sized tasks: more than one thread, and the plan is a pure stream (duckdb-scan-tasks.ts). */
     private readonly fineTasks: boolean,
-  ) {
-    pipesInUse++;
-  }
+  ) {}
 
   async start(): Promise<ColumnMeta[]> {
     const streamMemory = `${STREAM_MEMORY_PER_THREAD_MB * this.spec.threads}MB`;
@@ -231,7 +241,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
       // A COPY still running (the client went, the row cap) is stopped there.
       if (attempt) await this.end(attempt);
     } finally {
-      pipesInUse--;
+      this.releaseSlot();
     }
   }
 

@@ -32,6 +32,20 @@ async function mysqlSchema(conn: mysql.Connection, database: string | null, maxC
   );
 }
 
+const COMMENTS_SQL = `
+SELECT TABLE_NAME, NULL, TABLE_COMMENT FROM information_schema.TABLES
+ WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE <> 'VIEW' AND TABLE_COMMENT <> ''
+UNION ALL
+SELECT c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_COMMENT FROM information_schema.COLUMNS c
+ WHERE c.TABLE_SCHEMA = DATABASE() AND c.COLUMN_COMMENT <> ''
+ ORDER BY 1, 2`;
+
+/** Table comments (a view's is always `VIEW`, so views are left out) and column comments of the connection's database. */
+async function mysqlComments(conn: mysql.Connection) {
+  const rows = await exec<(string | null)[][]>(conn, COMMENTS_SQL);
+  return rows.map(([table, column, comment]) => ({ table: String(table), column: column === null ? null : String(column), comment: String(comment) }));
+}
+
 async function mysqlDatabases(conn: mysql.Connection): Promise<string[]> {
   const rows = await exec<string[][]>(conn, 'SHOW DATABASES');
   return rows.map(([name]) => String(name)).filter((name) => !SYSTEM_SCHEMAS.includes(name.toLowerCase()));
@@ -55,6 +69,7 @@ async function mysqlTableDdl(conn: mysql.Connection, table: string): Promise<str
 export const mysqlCatalog: SessionCatalog<mysql.Connection> = {
   schema: mysqlSchema,
   databases: mysqlDatabases,
+  comments: mysqlComments,
   tableDdl: mysqlTableDdl,
   ping: (conn) => exec(conn, 'SELECT 1'),
 };

@@ -44,6 +44,28 @@ async function pgSchema(sql: postgres.Sql, maxColumns: number): Promise<SchemaLi
   );
 }
 
+const COMMENTS_SQL = `
+select qname, attname, description from (
+  select case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end as qname,
+         case when d.objsubid = 0 then null else a.attname end as attname,
+         d.description, d.objsubid
+    from pg_description d
+    join pg_class c on c.oid = d.objoid and d.classoid = 'pg_class'::regclass
+    join pg_namespace n on n.oid = c.relnamespace
+    left join pg_attribute a on a.attrelid = c.oid and a.attnum = d.objsubid and d.objsubid > 0
+   where c.relkind in ('r', 'p', 'v', 'm', 'f')
+     and n.nspname not in ('pg_catalog', 'information_schema')
+     and n.nspname !~ '^pg_(toast|temp_)'
+     and (d.objsubid = 0 or (a.attnum is not null and not a.attisdropped))
+) found
+ order by qname collate "C", objsubid`;
+
+/** `COMMENT ON TABLE/VIEW/COLUMN` of the tables the listing shows, named as it names them. */
+async function pgComments(sql: postgres.Sql) {
+  const found = await rows(sql, COMMENTS_SQL);
+  return found.map(([table, column, comment]) => ({ table: table as string, column, comment: comment ?? '' }));
+}
+
 async function pgDatabases(sql: postgres.Sql): Promise<string[]> {
   const found = await rows(sql, 'select datname from pg_database where datallowconn and not datistemplate order by datname');
   return found.map(([name]) => name as string);
@@ -123,6 +145,7 @@ async function pgTableDdl(sql: postgres.Sql, table: string): Promise<string> {
 export const pgCatalog: SessionCatalog<postgres.Sql> = {
   schema: (sql, _database, maxColumns) => pgSchema(sql, maxColumns),
   databases: pgDatabases,
+  comments: pgComments,
   tableDdl: pgTableDdl,
   ping: (sql) => sql.unsafe('select 1'),
 };

@@ -7,13 +7,14 @@ import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import { workspaces } from '../../store/schema/index.ts';
 import type { ApplyContext, Section } from './context.ts';
-import { type ConfigFile, fileSha256 } from './file.ts';
+import { type ConfigFile, type DescriptionsEntry, entryPath, fileSha256, sectionEntries } from './file.ts';
 import { APPLIED_KINDS, type AppliedKind, KIND_NOUN, byKind } from './kinds.ts';
 import { forgetManaged, managedNames, recordManaged } from './managed.ts';
 import { type ConfigPlan, countsOf, emptyChanges, hasChanges } from './plan.ts';
 import { type ConfigProblem, invalidConfig, problemsOf } from './problems.ts';
 import { apiKeysSection } from './sections/api-keys.ts';
 import { connectionsSection } from './sections/connections.ts';
+import { descriptionsSection } from './sections/descriptions.ts';
 import { destinationsSection } from './sections/destinations.ts';
 import { exportsSection } from './sections/exports.ts';
 import { queriesSection } from './sections/queries.ts';
@@ -34,13 +35,17 @@ export interface ApplyOptions extends ConfigTarget {
   sha256?: string;
 }
 
-const SECTIONS: { [K in AppliedKind]: Section<NonNullable<ConfigFile[K]>[number]> } = {
+/** What one entry of a section is: a list's item, or a `descriptions` entry with its connection's name. */
+type EntryOf<K extends AppliedKind> = K extends 'descriptions' ? DescriptionsEntry : NonNullable<ConfigFile[K]> extends Array<infer E> ? E : never;
+
+const SECTIONS: { [K in AppliedKind]: Section<EntryOf<K>> } = {
   connections: connectionsSection,
   destinations: destinationsSection,
   queries: queriesSection,
   roles: rolesSection,
   api_keys: apiKeysSection,
   exports: exportsSection,
+  descriptions: descriptionsSection,
 };
 
 /** The plan of applying `file`, computed by an apply that is rolled back: a diff never disagrees with the apply. */
@@ -71,6 +76,7 @@ export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile
       changes: emptyChanges(),
       warnings: [],
       managed: byKind((kind) => new Set(managed[kind])),
+      prune: options.prune ?? false,
     };
     const problems: ConfigProblem[] = [];
     const attempt = async (path: string, step: (stepDeps: AppDeps) => Promise<void>) => {
@@ -84,8 +90,11 @@ export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile
 
     for (const kind of APPLIED_KINDS) {
       const section = SECTIONS[kind] as Section<unknown>;
-      const entries: unknown[] = file[kind] ?? [];
-      for (const [i, entry] of entries.entries()) await attempt(`${kind}[${i}]`, (d) => section.upsert(d, ctx, entry, `${kind}[${i}]`));
+      const entries = sectionEntries(file, kind) ?? [];
+      for (const [i, entry] of entries.entries()) {
+        const path = entryPath(kind, i, entry.name);
+        await attempt(path, (d) => section.upsert(d, ctx, entry, path));
+      }
     }
     if (options.prune) await prune(file, ctx, managed, attempt, (kind, names) => forgetManaged(txDeps.store.db, kind, names));
     if (problems.length > 0) throw invalidConfig(problems);
@@ -125,7 +134,7 @@ async function prune(
   forget: (kind: AppliedKind, names: string[]) => Promise<void>,
 ): Promise<void> {
   for (const kind of [...APPLIED_KINDS].reverse()) {
-    const entries = file[kind];
+    const entries = sectionEntries(file, kind);
     if (entries === undefined) continue;
     const named = new Set(entries.map((entry) => entry.name));
     const gone: string[] = [];

@@ -15,6 +15,8 @@ export interface ApplyContext {
   warnings: ConfigWarning[];
   /** Names managed when the apply began, per kind. */
   managed: Record<AppliedKind, ReadonlySet<string>>;
+  /** The apply prunes: a section may also delete what its entries lack (a connection's unlisted descriptions). */
+  prune: boolean;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { apiKeys, connections, destinations, exports, queries, roles } from '../../store/schema/index.ts';
+import { itemsOf } from '../descriptions/read.ts';
 import { byName } from '../collections/lookup.ts';
 import { DEFAULT_PATH } from '../exports/fields.ts';
 import { rowFields as exportFields } from '../exports/view.ts';
@@ -21,7 +22,7 @@ export interface ExportOptions {
   kinds?: AppliedKind[];
   /** The workspace whose objects are written; default `default`. */
   workspace?: string;
-  /** Include the bundled examples' connections and queries; default false. */
+  /** Include the examples' objects (connection, queries, roles, keys); default false. */
   examples?: boolean;
 }
 
@@ -87,11 +88,19 @@ async function queryEntries(db: StoreDb, workspace: string, examples: boolean): 
   const entries: Entry[] = [];
   for (const row of rows) {
     const version = servingVersion(row.publishedVersion, await versionsOf(db, row.id));
-    if (!version || version.queryType !== 'sql' || version.sql === null) continue;
+    if (!version) continue;
+    const mongo = version.queryType === 'mongo' ? version.mongo : null;
+    if (!mongo && version.sql === null) continue;
     entries.push({
       name: row.name,
       ...withoutDefaults({ collection: row.collection, description: version.description }, {}),
-      sql: version.sql,
+      ...(mongo
+        ? {
+            query_type: 'mongo',
+            mongo_collection: mongo.collection,
+            ...withoutDefaults({ mongo_filter: mongo.filter, mongo_projection: mongo.projection, mongo_sort: mongo.sort }, {}),
+          }
+        : { sql: version.sql }),
       ...withoutDefaults(
         { parameters: version.parameters, connection_name: version.connectionName, tags: version.tags, cache_ttl: version.cacheTtl },
         { parameters: {}, tags: [] },
@@ -101,8 +110,8 @@ async function queryEntries(db: StoreDb, workspace: string, examples: boolean): 
   return entries;
 }
 
-async function roleEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
-  const rows = await db.select().from(roles).where(eq(roles.workspace, workspace));
+async function roleEntries(db: StoreDb, workspace: string, examples: boolean): Promise<Entry[]> {
+  const rows = (await db.select().from(roles).where(eq(roles.workspace, workspace))).filter((row) => examples || !row.example);
   return rows.map((row) => ({ name: row.name, ...grantEntry(row.grants) }));
 }
 
@@ -111,8 +120,8 @@ async function roleEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
  * grants it still holds is written with `role` (which then stays live);
  * any other with its own grants.
  */
-async function keyEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.workspace, workspace));
+async function keyEntries(db: StoreDb, workspace: string, examples: boolean): Promise<Entry[]> {
+  const rows = (await db.select().from(apiKeys).where(eq(apiKeys.workspace, workspace))).filter((row) => examples || !row.example);
   const entries: Entry[] = [];
   for (const row of rows) {
     const [role] = row.createdFromRole
@@ -125,6 +134,18 @@ async function keyEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
       ...(followsRole ? { role: role.name } : grantEntry(row.grants)),
       ...withoutDefaults({ expires_at: row.expiresAt, active: row.active }, { active: true }),
     });
+  }
+  return entries;
+}
+
+/** A connection's notes and items (a table's own with no `column`), for connections that have any. */
+async function descriptionEntries(db: StoreDb, workspace: string, examples: boolean): Promise<Entry[]> {
+  const rows = (await db.select().from(connections).where(eq(connections.workspace, workspace))).filter((row) => examples || !row.example);
+  const entries: Entry[] = [];
+  for (const row of rows) {
+    const items = (await itemsOf(db, row.id)).map(({ table, column, description }) => (column === null ? { table, description } : { table, column, description }));
+    if (items.length === 0 && row.notes === null) continue;
+    entries.push({ name: row.name, ...(row.notes === null ? {} : { notes: row.notes }), ...(items.length > 0 ? { items } : {}) });
   }
   return entries;
 }
@@ -143,8 +164,9 @@ async function exportEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
  * encrypted one is written as a placeholder named after the object
  * (`${SLUICE_PW_<CONNECTION>}`, `${SLUICE_DESTINATION_PW_<DESTINATION>}`),
  * and applying the file warns while that variable is unset. Keys carry
- * their current `secret_sha256`. The examples' connections and queries are
- * left out unless asked for.
+ * their current `secret_sha256`. Descriptions are keyed by connection. The
+ * examples' objects (connection and its descriptions, queries, role, keys)
+ * are left out unless asked for.
  */
 export async function exportConfig(deps: AppDeps, options: ExportOptions = {}): Promise<ConfigFile> {
   const workspace = options.workspace ?? DEFAULT_WORKSPACE;
@@ -154,9 +176,10 @@ export async function exportConfig(deps: AppDeps, options: ExportOptions = {}): 
     connections: (db) => connectionEntries(db, workspace, examples),
     destinations: (db) => destinationEntries(db, workspace),
     queries: (db) => queryEntries(db, workspace, examples),
-    roles: (db) => roleEntries(db, workspace),
-    api_keys: (db) => keyEntries(db, workspace),
+    roles: (db) => roleEntries(db, workspace, examples),
+    api_keys: (db) => keyEntries(db, workspace, examples),
     exports: (db) => exportEntries(db, workspace),
+    descriptions: (db) => descriptionEntries(db, workspace, examples),
   };
   const file: Record<string, unknown> = { format: CONFIG_FORMAT, format_version: CONFIG_FORMAT_VERSION };
   if (workspace !== DEFAULT_WORKSPACE) file.workspace = workspace;
@@ -164,7 +187,10 @@ export async function exportConfig(deps: AppDeps, options: ExportOptions = {}): 
   await deps.store.db.transaction(
     async (tx) => {
       for (const kind of APPLIED_KINDS) {
-        if (kinds.includes(kind)) file[kind] = (await read[kind](tx)).sort((a, b) => byName(String(a.name), String(b.name)));
+        if (!kinds.includes(kind)) continue;
+        const entries = (await read[kind](tx)).sort((a, b) => byName(String(a.name), String(b.name)));
+        // `descriptions` is keyed by connection; every other section is a list.
+        file[kind] = kind === 'descriptions' ? Object.fromEntries(entries.map(({ name, ...entry }) => [name, entry])) : entries;
       }
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
+import { parseMongoUri } from '../../drivers/mongodb/client.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
 import * as connection from '../connections/fields.ts';
 import * as destination from '../destinations/fields.ts';
+import { descriptionItem } from '../descriptions/fields.ts';
 import * as exportFields from '../exports/fields.ts';
 import * as key from '../keys/fields.ts';
 import * as query from '../queries/fields.ts';
@@ -29,7 +31,21 @@ const passwordReference = z
   .nullable()
   .optional();
 
-const connectionEntry = connection.createFields.extend({ password: passwordReference });
+/**
+ * A mongodb `options.uri` may carry the password in place of `password`
+ * (the API moves it there on save): in a file it is a `${VAR}` reference too.
+ */
+const connectionEntry = connection.createFields.extend({ password: passwordReference }).superRefine((entry, ctx) => {
+  const uri = entry.options?.uri;
+  const password = typeof uri === 'string' ? parseMongoUri(uri)?.password : null;
+  if (password && !ENV_REFERENCE.test(password)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['options', 'uri'],
+      message: "holds a literal password: write it as a ${VAR} reference (mongodb://user:${VAR}@host/db): a literal password is never written in a configuration file",
+    });
+  }
+});
 
 const destinationEntry = destination.createFields.extend({ password: passwordReference });
 
@@ -39,8 +55,15 @@ const destinationEntry = destination.createFields.extend({ password: passwordRef
  * the published JSON Schema knows them. Made or changed by a file, a query
  * is published, so there is no `publish`.
  */
+const jsonObject = z.record(z.string(), z.unknown());
+
 const queryEntry = query.createFields.omit({ publish: true }).extend({
-  sql: z.string(),
+  sql: z.string().optional().describe('Required for SQL queries; absent for query_type mongo'),
+  query_type: z.enum(['sql', 'mongo']).optional(),
+  mongo_collection: z.string().optional().describe('query_type mongo: the collection read'),
+  mongo_filter: jsonObject.nullable().optional().describe('query_type mongo: the find filter; a string that is exactly ":name" binds parameter name as a value'),
+  mongo_projection: jsonObject.nullable().optional(),
+  mongo_sort: jsonObject.nullable().optional(),
   parameters: z.record(z.string(), z.unknown()).nullable().optional(),
   connection_name: z.string().nullable().optional(),
   tags: z.array(z.string()).nullable().optional(),
@@ -62,8 +85,17 @@ const keyEntry = key.createKeyFields.extend({
 
 const exportEntry = exportFields.createFields;
 
-/** Planned (issue #22): read so a file may already name the section, refused with entries. */
-const descriptionsSection = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]);
+/**
+ * One connection's descriptions: the API's own items, and its notes. Items
+ * not listed stay, unless the apply prunes; notes left out stay, null removes them.
+ */
+const descriptionsEntry = z.strictObject({
+  notes: z.string().nullable().optional(),
+  items: z.array(descriptionItem).optional(),
+});
+
+/** Keyed by connection name. */
+const descriptionsSection = z.record(z.string().min(1), descriptionsEntry);
 
 export const configFileSchema = z.strictObject({
   format: z.literal(CONFIG_FORMAT, { error: `format must be "${CONFIG_FORMAT}"` }),
@@ -74,7 +106,7 @@ export const configFileSchema = z.strictObject({
   queries: z.array(queryEntry).optional(),
   roles: z.array(roleEntry).optional(),
   api_keys: z.array(keyEntry).optional(),
-  descriptions: descriptionsSection.optional().describe('Planned: an absent or empty section is accepted'),
+  descriptions: descriptionsSection.optional().describe('Descriptions of tables and columns, and notes, keyed by connection name'),
   exports: z.array(exportEntry).optional(),
 });
 
@@ -85,6 +117,8 @@ export type QueryEntry = z.infer<typeof queryEntry>;
 export type RoleEntry = z.infer<typeof roleEntry>;
 export type KeyEntry = z.infer<typeof keyEntry>;
 export type ExportEntry = z.infer<typeof exportEntry>;
+/** A `descriptions` entry with the connection it is keyed by, as apply handles it. */
+export type DescriptionsEntry = z.infer<typeof descriptionsEntry> & { name: string };
 
 /** The SHA-256 of a file's bytes as sent: what `config_applied` and `config_applications` record. */
 export const fileSha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -94,7 +128,7 @@ export const fileSha256 = (bytes: Uint8Array): string => createHash('sha256').up
  * either) or JSON. Every problem found without the store is thrown at once as
  * 400 `invalid_config`: syntax (with its line), shape (unknown fields, types,
  * literal passwords), names repeated within a section, a secret given to two
- * keys, and entries in the planned `descriptions` section.
+ * keys.
  */
 export function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml'): ConfigFile {
   const raw = contentType === 'json' ? readJson(bytes) : readYaml(bytes);
@@ -102,7 +136,7 @@ export function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'y
   if (nul.length > 0) throw invalidConfig(nul.map((path) => ({ path: problemPath(path.split('.').map(index)), message: NUL_PROBLEM })));
   const parsed = configFileSchema.safeParse(raw);
   if (!parsed.success) throw invalidConfig(shapeProblems(parsed.error));
-  const problems = [...repeatedNames(parsed.data), ...repeatedSecrets(parsed.data), ...plannedDescriptions(parsed.data)];
+  const problems = [...repeatedNames(parsed.data), ...repeatedSecrets(parsed.data)];
   if (problems.length > 0) throw invalidConfig(problems);
   return parsed.data;
 }
@@ -166,8 +200,12 @@ function repeatedSecrets(file: ConfigFile): ConfigProblem[] {
   return problems;
 }
 
-function plannedDescriptions(file: ConfigFile): ConfigProblem[] {
+/** The entries of a section as apply walks them: a list as it is; `descriptions`, keyed by connection, as entries named after it. */
+export function sectionEntries(file: ConfigFile, kind: Exclude<keyof ConfigFile, 'format' | 'format_version' | 'workspace'>): Array<{ name: string }> | undefined {
+  if (kind !== 'descriptions') return file[kind];
   const section = file.descriptions;
-  if (section === undefined || Object.keys(section).length === 0) return [];
-  return [{ path: 'descriptions', message: 'descriptions are planned (issue #22) and not applied yet: leave the section out or empty' }];
+  return section === undefined ? undefined : Object.entries(section).map(([name, entry]) => ({ name, ...entry }));
 }
+
+/** Where an entry is in the file: `queries[2]`, or `descriptions.<connection>`. */
+export const entryPath = (kind: string, index: number, name: string): string => (kind === 'descriptions' ? problemPath([kind, name]) : `${kind}[${index}]`);

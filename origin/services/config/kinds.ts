@@ -1,13 +1,14 @@
 /**
  * The sections of a configuration file, in the order apply makes them
  * (each may name objects of the ones before it); prune deletes in reverse.
- * `descriptions` is planned (issue #22): it is read but may not hold entries.
+ * `descriptions` is keyed by connection; prune deletes the items a listed
+ * connection's entry lacks, never a connection's descriptions as a whole.
  */
 export const CONFIG_KINDS = ['connections', 'destinations', 'queries', 'roles', 'api_keys', 'exports', 'descriptions'] as const;
 export type ConfigKind = (typeof CONFIG_KINDS)[number];
 
-/** The kinds apply makes, changes and prunes today. */
-export const APPLIED_KINDS = ['connections', 'destinations', 'queries', 'roles', 'api_keys', 'exports'] as const satisfies readonly ConfigKind[];
+/** The kinds apply makes, changes and prunes: every section. */
+export const APPLIED_KINDS = CONFIG_KINDS;
 export type AppliedKind = (typeof APPLIED_KINDS)[number];
 
 /** A record of every applied kind, each value made by `make`. */
@@ -22,5 +23,5 @@ export const KIND_NOUN: Record<ConfigKind, string> = {
   roles: 'role',
   api_keys: 'API key',
   exports: 'export',
-  descriptions: 'description',
+  descriptions: "connection's descriptions",
 };

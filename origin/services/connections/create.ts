@@ -9,6 +9,7 @@ import { connections } from '../../store/schema/index.ts';
 import { PASSWORD_MASK, type CreateFields, assertTypeRules, assertValidName, withDefaults } from './fields.ts';
 import { type ConnectionRead, auditSnapshot, connectionRead } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
+import { withUriPassword } from './mongo-uri.ts';
 
 export const connectionExists = (name: string) =>
   new SluiceError('connection_exists', `A connection named "${name}" already exists`);
@@ -33,7 +34,7 @@ export async function createConnection(deps: AppDeps, actor: Caller, input: Crea
       errors: { password: 'is the mask' },
     });
   }
-  const fields = withDefaults(input);
+  const fields = withUriPassword(withDefaults(input), PASSWORD_MASK, input.password !== undefined && input.password !== null);
   assertTypeRules(fields);
   const { name } = input;
 

@@ -9,7 +9,7 @@ import { assertObjectName } from '../names.ts';
  * their own code (`invalid_name`), so the name is checked after parsing.
  */
 
-export const SUPPORTED_TYPES: readonly DriverType[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
+export const SUPPORTED_TYPES: readonly DriverType[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'mongodb', 'clickhouse', 'jdbc', 'h2'];
 
 /** Other spellings accepted on input and stored under the canonical type. */
 const TYPE_ALIASES: Record<string, DriverType> = { mariadb: 'mysql' };
@@ -71,12 +71,20 @@ export interface ConnectionFields {
 /** See services/names.ts; `deleted` is the route listing deleted connections. */
 export const assertValidName = (name: string): void => assertObjectName('Connection', name, new Set(['deleted']));
 
-/** Rules that depend on the type: network servers need a host, SQLite needs a file. */
-export function assertTypeRules(fields: Pick<ConnectionFields, 'db' | 'host' | 'database'>): void {
+/** Rules that depend on the type: network servers need a host (mongodb: or options.uri), SQLite needs a file, JDBC its URL, class and jar. */
+export function assertTypeRules(fields: Pick<ConnectionFields, 'db' | 'host' | 'database'> & { options?: Record<string, unknown> }): void {
   const errors: Record<string, string> = {};
-  if ((fields.db === 'postgres' || fields.db === 'mysql') && !fields.host) errors.host = `A ${fields.db} connection needs a host`;
+  if (fields.db === 'mongodb' && !fields.host && typeof fields.options?.uri !== 'string') errors.host = 'A mongodb connection needs a host or options.uri';
+  if ((fields.db === 'postgres' || fields.db === 'mysql' || fields.db === 'clickhouse') && !fields.host) errors.host = `A ${fields.db} connection needs a host`;
   if (fields.db === 'sqlite' && !fields.database) errors.database = 'A sqlite connection needs a database file path';
   if (fields.db === 'sqlite' && fields.database === ':memory:') errors.database = 'A sqlite connection needs a database file path, not :memory:';
+  if (fields.db === 'jdbc' || fields.db === 'h2') {
+    const options = fields.options ?? {};
+    const needed = fields.db === 'jdbc' ? ['jdbc_url', 'driver_class', 'driver_jar'] : ['jdbc_url'];
+    for (const key of needed) {
+      if (typeof options[key] !== 'string' || options[key] === '') errors[`options.${key}`] = `A ${fields.db} connection needs options.${key}`;
+    }
+  }
   const messages = Object.values(errors);
   if (messages.length > 0) throw badRequest(messages.join('; '), { errors });
 }

@@ -1,5 +1,5 @@
 import { readAll } from '../../drivers/cursor.ts';
-import type { Driver } from '../../drivers/types.ts';
+import { type AnyDriver, type Driver, runsSql } from '../../drivers/types.ts';
 import type { Value } from '../../values.ts';
 
 const ADVICE = 'connect as a user with only the privileges its queries need (see docs/reference/connections.md)';
@@ -37,7 +37,9 @@ const MYSQL_PRIVILEGES: Record<string, string> = {
  * that fails (an old server, a view it may not read) gives no warning: the
  * connection itself worked.
  */
-export async function privilegeWarnings(driver: Driver): Promise<string[]> {
+export async function privilegeWarnings(driver: AnyDriver): Promise<string[]> {
+  // A document connection only ever reads through find: there is no statement to reach the server's files.
+  if (!runsSql(driver)) return [];
   try {
     if (driver.type === 'postgres') {
       const [row] = await rowsOf(driver, POSTGRES);

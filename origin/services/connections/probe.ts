@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createRedactor, type Redactor } from '../../drivers/redact.ts';
-import type { ConnectionSettings, Driver } from '../../drivers/types.ts';
+import type { AnyDriver, ConnectionSettings } from '../../drivers/types.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { PASSWORD_MASK, type ProbeFields, assertTypeRules, withDefaults } from './fields.ts';
+import { withUriPassword } from './mongo-uri.ts';
 import { findConnection, settingsOf } from './lookup.ts';
 import { driverSettings } from './settings.ts';
 
@@ -37,7 +38,7 @@ export async function probeTarget(deps: AppDeps, input: ProbeFields, workspace?:
       errors: { password: 'is the mask' },
     });
   }
-  const fields = withDefaults({ db, ...rest });
+  const fields = withUriPassword(withDefaults({ db, ...rest }), PASSWORD_MASK, rest.password !== undefined && rest.password !== null);
   assertTypeRules(fields);
   // An unset `${VAR}` fails here, naming the variable (a reference is no secret).
   const settings = driverSettings(name ?? null, fields, deps.env);
@@ -48,7 +49,7 @@ export async function probeTarget(deps: AppDeps, input: ProbeFields, workspace?:
  * Runs `use` on a driver of its own, dropped afterwards, so a probe never
  * touches the pooled driver of a saved connection nor leaves one behind.
  */
-export async function withProbeDriver<T>(deps: AppDeps, target: ProbeTarget, use: (driver: Driver) => Promise<T>): Promise<T> {
+export async function withProbeDriver<T>(deps: AppDeps, target: ProbeTarget, use: (driver: AnyDriver) => Promise<T>): Promise<T> {
   const key = `probe:${randomUUID()}`;
   try {
     return await use(deps.drivers.get(key, target.settings));

@@ -8,6 +8,7 @@ import { secretKeyring } from '../../secrets/keyring.ts';
 import { samePassword, sealPassword } from '../../secrets/passwords.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type ConnectionFields, PASSWORD_MASK, type UpdateFields, assertTypeRules } from './fields.ts';
+import { withUriPassword } from './mongo-uri.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
 import { type ConnectionRead, connectionRead, rowFields } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
@@ -37,7 +38,7 @@ export async function updateConnection(
       });
     }
     const before = rowFields(current);
-    const after = merge(before, input);
+    const after = withUriPassword(merge(before, input), PASSWORD_MASK, input.password !== undefined && input.password !== null && input.password !== PASSWORD_MASK);
     assertTypeRules(after);
     const keyring = secretKeyring(deps.env);
     const passwordChanged = !samePassword(keyring, before.password, after.password);

@@ -1,7 +1,9 @@
 import type { ConnectionRow, deletedConnections } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
+import { redact } from '../../drivers/redact.ts';
 import { PASSWORD_MASK, type ConnectionFields } from './fields.ts';
+import { shownOptions } from './mongo-uri.ts';
 import type { ConnectionUsage, UsageView } from './usage.ts';
 
 /** A connection as `GET /api/v1/connections/{name}` shows it: options and user included, password masked. */
@@ -48,6 +50,12 @@ export function maskPassword(password: string | null): string | null {
   return ENV_REFERENCE.test(password) ? password : PASSWORD_MASK;
 }
 
+/** Options as responses and audit entries show them: a password inside a JDBC URL masked. */
+export function maskOptions(options: Record<string, unknown>): Record<string, unknown> {
+  if (typeof options.jdbc_url !== 'string') return options;
+  return { ...options, jdbc_url: redact(options.jdbc_url) };
+}
+
 /** Quoted, derived from id and revision: a recreated connection of the same name never matches an old one. */
 export function connectionEtag(row: Pick<ConnectionRow, 'id' | 'revision'>): string {
   return `"c${row.id}.${row.revision}"`;
@@ -62,7 +70,7 @@ export function connectionView(row: ConnectionRow, usage: ConnectionUsage): Conn
     user: row.user,
     password: maskPassword(row.password),
     database: row.database,
-    options: row.options,
+    options: maskOptions(shownOptions(row.db, row.options, maskPassword(row.password))),
     active: row.active,
     example: row.example,
     created_by: row.createdBy,
@@ -111,7 +119,7 @@ export function rowFields(row: ConnectionRow): ConnectionFields {
  * when one is set, even a reference).
  */
 export function auditSnapshot(name: string, fields: ConnectionFields): Record<string, unknown> {
-  return { name, ...fields, password: fields.password === null ? null : PASSWORD_MASK };
+  return { name, ...fields, options: maskOptions(fields.options), password: fields.password === null ? null : PASSWORD_MASK };
 }
 
 /** An entry of `GET /api/v1/connections/deleted`: who deleted it, when and why, and where it pointed. Never credentials. */

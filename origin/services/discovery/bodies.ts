@@ -26,6 +26,21 @@ export const executeSqlBody = z.strictObject({
   ...rowOptions,
 });
 
+const whole = z.number().int().min(0);
+
+/** `POST /execute_mongo` */
+export const executeMongoBody = z.strictObject({
+  connection_name: z.string().min(1).describe('A mongodb connection'),
+  collection: z.string().describe('The collection to read'),
+  filter: z.record(z.string(), z.unknown()).optional().describe('A find filter; a string that is exactly ":name" is bound from params as a value'),
+  projection: z.record(z.string(), z.unknown()).optional().describe('Fields to return (1) or leave out (0)'),
+  sort: z.record(z.string(), z.unknown()).optional().describe('Field -> 1 or -1'),
+  limit: whole.optional().describe("The query's own row window: at most this many documents (0: no limit)"),
+  skip: whole.optional().describe('Documents skipped before the window'),
+  params: z.record(z.string(), z.unknown()).optional().describe('A single value (or array of values) for every ":name" in the filter; objects are refused'),
+  ...rowOptions,
+});
+
 /** `POST /q/<name>`; `params` is replaced by each query's own parameters. */
 export const runQueryBody = z.strictObject({
   params: z.record(z.string(), z.unknown()).optional(),

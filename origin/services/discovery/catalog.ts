@@ -18,6 +18,9 @@ export const catalogSchema = z.object({
       cache_ttl: z.number().int().positive().nullable().describe('Seconds; null when responses are not cached'),
       can_write: z.boolean().describe('This caller may run the query, and its SQL is a write the server allows'),
       collection: z.string().nullable(),
+      columns: z
+        .array(z.object({ name: z.string(), description: z.string().nullable() }))
+        .describe("The result's columns its SELECT names (best effort), with the connection's description of each, or null"),
     }),
   ),
   caller: z.object({
@@ -49,6 +52,7 @@ export async function catalog(deps: Pick<AppDeps, 'store' | 'env'>, caller: Call
       cache_ttl: q.cacheTtl !== null && q.cacheTtl > 0 ? q.cacheTtl : null,
       can_write: q.write && canWrite(deps.env, caller, q),
       collection: q.collection,
+      columns: q.columns,
     })),
     caller: callerAccess(deps.env, caller),
   };

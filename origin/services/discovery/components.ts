@@ -1,5 +1,5 @@
 import { FORMATS, type Format } from '../../formats/index.ts';
-import { bodySchema, executeSqlBody } from './bodies.ts';
+import { bodySchema, executeMongoBody, executeSqlBody } from './bodies.ts';
 import { catalogSchema } from './catalog.ts';
 import type { JsonSchema } from './parameter-schema.ts';
 
@@ -103,6 +103,7 @@ export function components(): JsonSchema {
       },
       TableDdl: { type: 'object', properties: { connection: text, table: text, ddl: text } },
       ExecuteSqlBody: bodySchema(executeSqlBody),
+      ExecuteMongoBody: bodySchema(executeMongoBody),
     },
     responses: {
       Rows: {

@@ -6,6 +6,7 @@ import * as administrator from '../administrators/fields.ts';
 import * as workspace from '../workspaces/fields.ts';
 import * as connection from '../connections/fields.ts';
 import * as destination from '../destinations/fields.ts';
+import * as descriptionFields from '../descriptions/fields.ts';
 import * as exportFields from '../exports/fields.ts';
 import { configFileSchema } from '../config/file.ts';
 import { APPLIED_KINDS } from '../config/kinds.ts';
@@ -30,6 +31,7 @@ export const MANAGEMENT_TAGS = [
   { name: 'Management: history', description: 'Run history across queries' },
   { name: 'Management: settings', description: 'The environment settings the server runs with' },
   { name: 'Management: collections', description: 'Collections of saved queries' },
+  { name: 'Management: examples', description: 'A tour over the bundled dataset: saved queries, collections, a role and keys' },
   { name: 'Management: cache', description: 'The saved-query response cache' },
   { name: 'Management: API keys', description: 'Scoped API keys: grants, limits, rotation' },
   { name: 'Management: roles', description: 'Roles: templates of key grants' },
@@ -39,6 +41,7 @@ export const MANAGEMENT_TAGS = [
   { name: 'Management: administrators', description: 'Named administrators, their roles and sign-in tokens; who is calling' },
   { name: 'Management: workspaces', description: 'Workspaces and their members' },
   { name: 'Management: usage', description: "Every caller's calls and rows against quotas" },
+  { name: 'Management: MCP', description: 'The MCP endpoint: whether its port answers, and the tools the caller gets' },
   { name: 'Management: config', description: 'Configuration as code: diff, apply and export a configuration file; managed objects' },
 ];
 
@@ -71,7 +74,16 @@ const connectionRows: Row[] = [
   ['get', '/{name}', 'getConnection', 'Read a connection (password masked), with its ETag'],
   ['patch', '/{name}', 'updateConnection', 'Change a connection', { body: jsonBody(connection.updateFields), parameters: [IF_MATCH] }],
   ['delete', '/{name}', 'deleteConnection', 'Delete a connection; a reason is required', { body: jsonBody(connection.removeFields), parameters: [IF_MATCH] }],
-  ['get', '/{name}/schema', 'getConnectionSchemaV1', 'Tables and columns, also of an inactive connection', { parameters: [queryParam('database', text)] }],
+  ['get', '/{name}/schema', 'getConnectionSchemaV1', 'Tables and columns with their descriptions, and the connection notes; also of an inactive connection', { parameters: [queryParam('database', text)] }],
+  ['get', '/{name}/descriptions', 'getConnectionDescriptions', 'Descriptions of tables and columns, and the connection notes'],
+  ['patch', '/{name}/descriptions', 'updateConnectionDescriptions', 'Set the items listed (an empty description removes one) and the notes', { body: jsonBody(descriptionFields.patchFields) }],
+  ['post', '/{name}/descriptions/import', 'importConnectionDescriptions', "Copy the database's own table and column comments into the descriptions"],
+];
+
+const exampleRows: Row[] = [
+  ['get', '', 'getExamples', 'The examples tour: loaded, partial, and the example objects by name'],
+  ['post', '', 'installExamples', 'Install what is missing of the tour; key_secrets shows each new key secret once'],
+  ['delete', '', 'removeExamples', 'Remove every example object; keys_still_granted names keys of your own granting one'],
 ];
 
 const destinationRows: Row[] = [
@@ -262,6 +274,7 @@ export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
   ...expand('/api/v1/history', 'Management: history', historyRows),
   ...expand('/api/v1/settings', 'Management: settings', [['get', '', 'getSettings', 'Every environment variable the server reads, by section; secrets only as configured']]),
   ...expand('/api/v1/collections', 'Management: collections', collectionRows),
+  ...expand('/api/v1/examples', 'Management: examples', exampleRows),
   ...expand('/api/v1/cache', 'Management: cache', cacheRows),
   ...expand('/api/v1/api-keys', 'Management: API keys', keyRows),
   ...expand('/api/v1/roles', 'Management: roles', roleRows),
@@ -271,6 +284,10 @@ export const MANAGEMENT_ENDPOINTS: Endpoint[] = [
   ...expand('/api/v1/usage/quotas', 'Management: usage', [['get', '', 'getQuotaUsage', "Every caller's calls and rows for the current day and month, with each key's quota"]]),
   ...expand('/api/v1/audit', 'Management: audit', auditRows),
   ...expand('/api/v1/config', 'Management: config', configRows),
+  ...expand('/api/v1/mcp', 'Management: MCP', [
+    ['get', '/status', 'getMcpStatus', '{reachable, port}: a plain TCP connect to SLUICE_MCP_PORT, else the server port'],
+    ['get', '/tools', 'listMcpTools', 'The MCP tools the caller gets: name, description, kind, params, read_only'],
+  ]),
   ...expand('/api/v1/alerts', 'Management: alerts', [['get', '', 'listAlerts', 'Alerts firing now']]),
   ...expand('/api/v1/settings/rekey', 'Management: secrets', [
     ['post', '', 'rekeySecrets', 'Report ({check: true}) or re-encrypt every stored password under the first key', { body: jsonBody(rekeyFields, false) }],

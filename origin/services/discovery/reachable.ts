@@ -1,15 +1,20 @@
+import { documentMarkers } from '../documents/bind.ts';
 import { type ReachableQuery, type AccessCaller, reachableQueries } from '../../access/reachability.ts';
 import type { Dialect } from '../../drivers/types.ts';
 import type { AppDeps } from '../../deps.ts';
 import { inspect } from '../../sql/index.ts';
+import { selectColumns } from '../../sql/select-columns.ts';
+import { analyzeTables } from '../../sql/tables.ts';
 import { connections } from '../../store/schema/index.ts';
+import { type DescriptionItem } from '../descriptions/fields.ts';
+import { itemsOf } from '../descriptions/read.ts';
 import { type Rules, parseDefinitions } from '../../../shared/parameters/index.ts';
 
 /**
  * The published queries a caller reaches, as `/catalog` and `/openapi.json`
  * show them. What the SQL says is read here (write or read, undeclared
- * markers) and the text itself goes no further: nothing past this module can
- * put SQL into a discovery answer.
+ * markers, the names of the columns it selects) and the text itself goes no
+ * further: nothing past this module can put SQL into a discovery answer.
  */
 export interface DiscoveredQuery {
   name: string;
@@ -31,21 +36,53 @@ export interface DiscoveredQuery {
   undeclared: string[];
   /** The SQL performs a write the guard could allow (a refusal naming no write never runs at all). */
   write: boolean;
+  /**
+   * The result's columns as a plain SELECT names them (best effort; empty
+   * when the text is not one), each with the default connection's
+   * description of the column it reads, or null.
+   */
+  columns: Array<{ name: string; description: string | null }>;
 }
 
 /** As `/q/<name>` reads markers: in the default connection's dialect, postgres when there is none. */
 const DEFAULT_DIALECT: Dialect = 'postgres';
-const DIALECTS: readonly string[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
+const DIALECTS: readonly string[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'clickhouse', 'jdbc'];
 
 export async function discoverQueries(deps: Pick<AppDeps, 'store'>, caller: AccessCaller): Promise<DiscoveredQuery[]> {
   const reachable = await reachableQueries(deps, caller);
   if (reachable.length === 0) return [];
-  const rows = await deps.store.db.select({ name: connections.name, db: connections.db }).from(connections);
+  const rows = await deps.store.db.select({ id: connections.id, name: connections.name, db: connections.db }).from(connections);
   const dialects = new Map(rows.filter((row) => DIALECTS.includes(row.db)).map((row) => [row.name, row.db as Dialect]));
-  return reachable.map((entry) => discovered(entry, dialects));
+  const used = new Set(reachable.map((entry) => entry.version.connectionName));
+  const described = new Map<string, DescriptionItem[]>();
+  for (const row of rows) if (used.has(row.name)) described.set(row.name, await itemsOf(deps.store.db, row.id));
+  return reachable.map((entry) => discovered(entry, dialects, described));
 }
 
-function discovered({ query, version, connectionWorkspace }: ReachableQuery, dialects: Map<string, Dialect>): DiscoveredQuery {
+/** The names a version binds: its SQL's `:markers`, or a document query's `":name"` strings in its filter. */
+function markersOf(version: ReachableQuery['version'], info: { markers: readonly string[] } | null): readonly string[] {
+  if (info) return info.markers;
+  return version.queryType === 'mongo' ? documentMarkers(version.mongo?.filter ?? null) : [];
+}
+
+/**
+ * A column's description: of the column it reads, in the tables the SQL
+ * reads (the one its qualifier names when that is a table's name), when
+ * exactly one description fits.
+ */
+function describedColumns(sql: string, dialect: Dialect, items: DescriptionItem[]): DiscoveredQuery['columns'] {
+  const columns = selectColumns(sql, dialect);
+  if (columns === null) return [];
+  const tables = analyzeTables(sql, dialect).tables;
+  return columns.map(({ name, source }) => {
+    if (source === null || items.length === 0) return { name, description: null };
+    const named = source.qualifier !== null && tables.includes(source.qualifier) ? [source.qualifier] : tables;
+    const found = new Set(items.filter((item) => item.column === source.column && named.includes(item.table)).map((item) => item.description));
+    return { name, description: found.size === 1 ? [...found][0]! : null };
+  });
+}
+
+function discovered({ query, version, connectionWorkspace }: ReachableQuery, dialects: Map<string, Dialect>, described: Map<string, DescriptionItem[]>): DiscoveredQuery {
   const dialect = (version.connectionName && dialects.get(version.connectionName)) || DEFAULT_DIALECT;
   const parsed = parseDefinitions(version.parameters);
   const info = version.queryType === 'sql' && version.sql !== null ? inspect(version.sql, dialect) : null;
@@ -61,7 +98,8 @@ function discovered({ query, version, connectionWorkspace }: ReachableQuery, dia
     parameters: version.parameters,
     rules: 'rules' in parsed ? parsed.rules : null,
     cacheTtl: version.cacheTtl,
-    undeclared: info ? info.markers.filter((marker) => !Object.hasOwn(version.parameters, marker)) : [],
+    undeclared: markersOf(version, info).filter((marker) => !Object.hasOwn(version.parameters, marker)),
     write: info !== null && !info.isRead && info.writeOps.length > 0,
+    columns: info?.isRead && version.sql !== null ? describedColumns(version.sql, dialect, described.get(version.connectionName ?? '') ?? []) : [],
   };
 }

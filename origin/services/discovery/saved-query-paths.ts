@@ -36,6 +36,8 @@ function describe(q: DiscoveredQuery, rules: Rules): string {
     if (rule.from_claim !== undefined) lines.push(`\`${name}\` comes from the caller's sign-in token (claim ${rule.from_claim}) and is not sent.`);
   }
   if (q.rules === null) lines.push('Its parameter definitions could not be read; parameters are not described.');
+  const described = q.columns.filter((c) => c.description !== null);
+  if (described.length > 0) lines.push(['Columns:', ...described.map((c) => `- \`${c.name}\`: ${c.description}`)].join('\n'));
   return lines.filter((line) => line !== '').join('\n\n');
 }
 

@@ -6,6 +6,7 @@ export const STATIC_TAGS = [
   { name: 'Server', description: 'Health and this reference' },
   { name: 'Queries', description: 'Ad-hoc SQL and the catalog of saved queries' },
   { name: 'Connections', description: 'Kept unversioned routes for browsing a connection' },
+  { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents (Streamable HTTP): saved queries as tools' },
 ];
 
 const json = (schema: string) => ({ 200: { description: 'OK', content: { 'application/json': { schema: ref('schemas', schema) } } } });
@@ -86,6 +87,19 @@ export const STATIC_ENDPOINTS: Endpoint[] = [
     responses: { 200: ref('responses', 'Rows') },
   },
   {
+    method: 'post',
+    path: '/execute_mongo',
+    id: 'executeMongo',
+    tag: 'Queries',
+    summary: 'Run one ad-hoc document query (a find) on a mongodb connection',
+    description:
+      'Reads only. Refuses $where, $function, $accumulator, $lookup, $unionWith, $out and $merge. Paged by default; `stream=true` streams csv, tsv, ndjson (whole documents) or parquet. Same grants as /execute_sql.',
+    family: 'query',
+    parameters: ROW_OPTIONS,
+    body: { schema: ref('schemas', 'ExecuteMongoBody'), required: true },
+    responses: { 200: ref('responses', 'Rows') },
+  },
+  {
     method: 'get',
     path: '/catalog',
     id: 'getCatalog',
@@ -100,6 +114,9 @@ export const STATIC_ENDPOINTS: Endpoint[] = [
     id: 'getConnectionSchema',
     tag: 'Connections',
     summary: 'Tables and columns of a connection',
+    description:
+      'Deprecated: the successor is GET /api/v1/connections/{name}/schema, which adds descriptions. Answers carry `Deprecation` and `Link: <...>; rel="successor-version"`. Granted scoped keys may still use this route.',
+    deprecated: true,
     family: 'query',
     parameters: [queryParam('database', { type: 'string' }, 'Another database on the same server, where the type has several')],
     responses: json('SchemaListing'),
@@ -114,4 +131,25 @@ export const STATIC_ENDPOINTS: Endpoint[] = [
     parameters: [queryParam('table', { type: 'string', minLength: 1 }, 'The table', true)],
     responses: json('TableDdl'),
   },
+  ...(['post', 'get', 'delete'] as const).map(
+    (method): Endpoint => ({
+      method,
+      path: '/mcp',
+      id: `${method}Mcp`,
+      tag: 'MCP',
+      summary: {
+        post: 'MCP messages (JSON-RPC); without Mcp-Session-Id, an initialize request starts a session',
+        get: "The session's stream of server notifications (notifications/tools/list_changed)",
+        delete: 'End the session',
+      }[method],
+      description: 'Authenticated like every other route (X-API-Key or Authorization: Bearer). See docs/guides/mcp.md.',
+      family: 'query',
+      parameters: method === 'post' ? [] : [{ name: 'Mcp-Session-Id', in: 'header', required: true, schema: { type: 'string' } }],
+      body: method === 'post' ? { schema: { type: 'object', description: 'A JSON-RPC message' }, required: true } : undefined,
+      responses:
+        method === 'get'
+          ? { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } }
+          : { 200: { description: 'The JSON-RPC answer', content: { 'application/json': { schema: { type: 'object' } } } } },
+    }),
+  ),
 ];

@@ -127,9 +127,16 @@ async function deliver(deps: AppDeps, actor: Caller, fields: ExportFields, input
   label.connection = prepared.input.connection;
   const store = openObjectStore(await destinationForRun(deps, fields.destination), deps.env);
   const key = objectKey(fields.path, fields.format, { name: input.name, run: input.run.id, at: input.run.startedAt, params: bound });
+  // A parquet file the database writes itself goes straight to a folder's temporary file, never copied.
+  const reserved = fields.format === 'parquet' && fields.incremental === null && store.reserveFile ? await store.reserveFile(key) : null;
   try {
-    const stream = await runStream(deps, { ...prepared.input, signal: input.signal, scope: NO_REQUEST, valuesOnly: fields.incremental !== null });
+    const stream = await runStream(deps, { ...prepared.input, signal: input.signal, scope: NO_REQUEST, valuesOnly: fields.incremental !== null, parquetFile: { path: reserved?.path } });
     try {
+      if (reserved && stream.body.kind === 'file' && stream.body.path === reserved.path) {
+        await stream.complete();
+        if (fields.skip_empty && stream.rows() === 0) return { object: null, rows: 0, watermark: null };
+        return { object: await reserved.commit(input.signal), rows: stream.rows(), watermark: null };
+      }
       const tracker = fields.incremental ? trackColumn(stream, fields.incremental.column) : null;
       const { serializer, chunks } = await streamBytes(stream, fields.format);
       const object = await store.put(key, unlessEmpty(chunks, stream, fields.skip_empty), { contentType: serializer.contentType, signal: input.signal });
@@ -142,6 +149,7 @@ async function deliver(deps: AppDeps, actor: Caller, fields: ExportFields, input
       await stream.abandon();
     }
   } finally {
+    await reserved?.discard();
     store.close();
   }
 }

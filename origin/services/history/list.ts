@@ -25,6 +25,8 @@ export interface RunItem {
   destination?: string;
   object?: string | null;
   watermark?: unknown;
+  /** Document-query CSV and TSV streams only: fields first seen after the columns were fixed, left out. */
+  fields_dropped?: number;
 }
 
 export interface RunPage {
@@ -91,6 +93,7 @@ export function runItem(row: RunRow): RunItem {
     format: row.format,
     error: row.error,
     ...(row.transport === 'export' ? exportDetails(row.details) : {}),
+    ...(typeof row.details?.fields_dropped === 'number' ? { fields_dropped: row.details.fields_dropped } : {}),
   };
 }
 

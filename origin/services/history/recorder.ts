@@ -21,7 +21,7 @@ export interface RunEntry {
   requestId: string | null;
   /** The caller's name (`admin`, a key's name, `-`), never a secret. */
   keyName: string | null;
-  /** `http` (a page), `stream` (stream=true), `export`. */
+  /** `http` (a page), `stream` (stream=true), `export`, `mcp` (an MCP tool call). */
   transport: string;
   format: string | null;
   /** Failed runs: a short message (the database's own, credentials removed). */

@@ -73,7 +73,7 @@ async function initialGrants(
  * key may never manage the server: nobody could manage it again short of a
  * restart with `SLUICE_API_KEY`. 409 until there is a way back in.
  */
-function assertNotOpen(actor: Caller): void {
+export function assertNotOpen(actor: Caller): void {
   if (actor.via !== 'open') return;
   throw new SluiceError(
     'administrator_required',

@@ -14,13 +14,24 @@ import { afterQueryChange } from './definition-cache.ts';
 /**
  * The fields a new version leaves out, taken from the newest version: a user
  * changing only the SQL kept losing the default connection (and `/q` then had
- * none to run on). `null` still clears a field.
+ * none to run on). `null` still clears a field. A version without
+ * `query_type` keeps the newest one's, unless it sends `sql` (a SQL query);
+ * a document query's find fields left out are kept too, so changing only its
+ * filter keeps its collection, projection and sort.
  */
 async function carriedOver(db: StoreDb, queryId: number, input: VersionFields): Promise<VersionFields> {
   const [newest] = await db.select().from(queryVersions).where(eq(queryVersions.queryId, queryId)).orderBy(desc(queryVersions.version)).limit(1);
   if (!newest) return input;
+  const queryType = input.query_type !== undefined || input.sql !== undefined ? input.query_type : newest.queryType;
+  const find = queryType === 'mongo' && newest.mongo ? newest.mongo : null;
+  const kept = <T,>(given: T | undefined, stored: T | null | undefined) => (given !== undefined ? given : find ? stored : undefined);
   return {
     ...input,
+    query_type: queryType,
+    mongo_collection: kept(input.mongo_collection, find?.collection),
+    mongo_filter: kept(input.mongo_filter, find?.filter),
+    mongo_projection: kept(input.mongo_projection, find?.projection),
+    mongo_sort: kept(input.mongo_sort, find?.sort),
     connection_name: input.connection_name !== undefined ? input.connection_name : newest.connectionName,
     description: input.description !== undefined ? input.description : newest.description,
     tags: input.tags !== undefined ? input.tags : newest.tags,

@@ -75,6 +75,11 @@ export async function cachedVersion(store: Pick<Store, 'db'>, query: QueryRow, v
   return row;
 }
 
+/** Grows with every query change this origin hears of (its own, and other origins' on a shared store). */
+export function queryChanges(store: Pick<Store, 'db'>): number {
+  return definitionCache(store).mark();
+}
+
 /** Drops every definition this origin holds: after one transaction changed many queries (a configuration apply). */
 export function forgetQueryDefinitions(store: Pick<Store, 'db'>): void {
   definitionCache(store).reset();

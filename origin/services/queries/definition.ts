@@ -1,16 +1,24 @@
 import { eq } from 'drizzle-orm';
 import type { Dialect } from '../../drivers/types.ts';
 import { badRequest } from '../../errors.ts';
+import { documentMarkers } from '../documents/bind.ts';
+import { checkDocumentParts } from '../documents/query.ts';
 import { inspect } from '../../sql/index.ts';
 import type { StoreDb } from '../../store/open.ts';
-import { connections } from '../../store/schema/index.ts';
+import { type StoredMongoQuery, connections } from '../../store/schema/index.ts';
 import { RESERVED_NAMES, parseDefinitions } from '../../../shared/parameters/index.ts';
 import { CACHE_TTL_PROBLEM, MAX_CACHE_TTL, type VersionFields } from './fields.ts';
 
+/** A document query's definition: parameters bind into `filter` as values. */
+export type MongoDefinition = StoredMongoQuery;
+
 /** What one version holds once its definition passed the checks. */
 export interface Definition {
-  queryType: 'sql';
-  sql: string;
+  queryType: 'sql' | 'mongo';
+  /** SQL queries only. */
+  sql: string | null;
+  /** Document queries only. */
+  mongo: MongoDefinition | null;
   /** As sent (type names or rule objects): stored as saved, described on output. */
   parameters: Record<string, unknown>;
   description: string | null;
@@ -19,11 +27,10 @@ export interface Definition {
   cacheTtl: number | null;
 }
 
-export const MONGO_UNAVAILABLE = 'document-database queries need a mongodb connection type, not available yet';
-
 /** Legacy `{name}` text placeholders, as `sql/legacy.ts` substitutes them. */
 const LEGACY_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const MONGO_FIELDS = ['mongo_collection', 'mongo_filter', 'mongo_projection', 'mongo_sort'] as const;
+export const MONGO_NAMES = { collection: 'mongo_collection', filter: 'mongo_filter', projection: 'mongo_projection', sort: 'mongo_sort' } as const;
 
 /** The SQL is analysed in the default connection's dialect; with none, in Postgres's (the analysis differs only in quoting details). */
 const DEFAULT_DIALECT: Dialect = 'postgres';
@@ -36,7 +43,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * map keyed by field (a parameter's own problems under `parameters.<name>`),
  * and the whole map is thrown as 400 `invalid_request`: the client fixes
  * everything in one round. `db` looks up the default connection, which must
- * be of the query's `workspace`; `problems` are the caller's own findings (a
+ * be of the query's `workspace` (and, for `query_type: mongo`, a mongodb
+ * connection; for SQL, not one); `problems` are the caller's own findings (a
  * bad collection name) listed with the rest.
  */
 export async function checkDefinition(
@@ -44,15 +52,15 @@ export async function checkDefinition(
   input: VersionFields,
   { problems = {}, workspace }: { problems?: Record<string, string>; workspace: string },
 ): Promise<Definition> {
-  if (input.query_type === 'mongo') {
-    throw badRequest(MONGO_UNAVAILABLE, { errors: { ...problems, query_type: MONGO_UNAVAILABLE } });
-  }
   const errors: Record<string, string> = { ...problems };
-  if (input.query_type !== undefined && input.query_type !== 'sql') {
+  const mongoQuery = input.query_type === 'mongo';
+  if (input.query_type !== undefined && input.query_type !== 'sql' && !mongoQuery) {
     errors.query_type = 'must be "sql" (or "mongo" for a document-database query)';
   }
-  for (const field of MONGO_FIELDS) {
-    if (input[field] !== undefined) errors[field] = 'applies only to query_type "mongo"';
+  if (!mongoQuery) {
+    for (const field of MONGO_FIELDS) {
+      if (input[field] !== undefined) errors[field] = 'applies only to query_type "mongo"';
+    }
   }
 
   // Default connection: must exist when given; its type is the SQL's dialect.
@@ -67,19 +75,34 @@ export async function checkDefinition(
         .from(connections)
         .where(eq(connections.name, input.connection_name));
       // A query runs only on connections of its own workspace: another's is named as if it did not exist.
-      if (row && row.workspace === workspace) {
-        connectionName = input.connection_name;
-        dialect = row.db as Dialect;
-      } else {
+      if (!row || row.workspace !== workspace) {
         errors.connection_name = `no connection named ${JSON.stringify(input.connection_name)} in workspace ${JSON.stringify(workspace)}`;
+      } else if (mongoQuery !== (row.db === 'mongodb')) {
+        errors.connection_name = mongoQuery
+          ? `is a ${row.db} connection: a query of query_type "mongo" runs on a mongodb connection`
+          : 'is a mongodb connection: it runs document queries (query_type "mongo"), not SQL';
+      } else {
+        connectionName = input.connection_name;
+        if (!mongoQuery) dialect = row.db as Dialect;
       }
     }
   }
 
-  // SQL: required, exactly one statement; collect the names it uses.
-  let sql = '';
+  let sql: string | null = null;
+  let mongo: MongoDefinition | null = null;
   let used: Set<string> | null = null;
-  if (typeof input.sql !== 'string' || input.sql.trim() === '') {
+  if (mongoQuery) {
+    // A document query: the find's parts, no SQL; parameters are the filter's ":name" strings.
+    if (input.sql !== undefined && input.sql !== null) errors.sql = 'applies only to SQL queries: a mongo query uses mongo_collection, mongo_filter, mongo_projection and mongo_sort';
+    const parts = { collection: input.mongo_collection, filter: input.mongo_filter, projection: input.mongo_projection, sort: input.mongo_sort };
+    const { problems: partProblems, checked } = checkDocumentParts(parts, MONGO_NAMES);
+    Object.assign(errors, partProblems);
+    if (checked) {
+      mongo = { collection: checked.collection, filter: isPlainObject(input.mongo_filter) ? input.mongo_filter : null, projection: checked.projection, sort: checked.sort };
+      used = new Set(documentMarkers(checked.filter));
+    }
+  } else if (typeof input.sql !== 'string' || input.sql.trim() === '') {
+    // SQL: required, exactly one statement; collect the names it uses.
     errors.sql = input.sql === undefined || input.sql === null || input.sql === '' ? 'is required' : 'must be SQL text';
   } else {
     sql = input.sql;
@@ -103,7 +126,11 @@ export async function checkDefinition(
       }
       for (const name of Object.keys(parameters)) {
         if (RESERVED_NAMES.includes(name)) errors[`parameters.${name}`] ??= `"${name}" is a reserved name`;
-        else if (used && !used.has(name)) errors[`parameters.${name}`] ??= `is declared but the SQL never uses it (as :${name} or {${name}})`;
+        else if (used && !used.has(name)) {
+          errors[`parameters.${name}`] ??= mongoQuery
+            ? `is declared but mongo_filter never uses it (as the string ":${name}")`
+            : `is declared but the SQL never uses it (as :${name} or {${name}})`;
+        }
       }
     }
   }
@@ -126,5 +153,5 @@ export async function checkDefinition(
     const summary = fields.map((field) => `${field}: ${errors[field]}`).join('; ');
     throw badRequest(`Invalid query definition: ${summary}`, { errors });
   }
-  return { queryType: 'sql', sql, parameters, description: input.description ?? null, connectionName, tags, cacheTtl };
+  return { queryType: mongoQuery ? 'mongo' : 'sql', sql, mongo, parameters, description: input.description ?? null, connectionName, tags, cacheTtl };
 }

@@ -12,7 +12,7 @@ export type Flow =
   /** Best effort: a version that cannot be analysed answers why, with no tables. */
   | { query: string; version: number; error: string; tables: [] };
 
-const DIALECTS: readonly string[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
+const DIALECTS: readonly string[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'clickhouse', 'jdbc'];
 
 /**
  * The tables and joins of one saved version and its SQL laid out for

@@ -12,7 +12,8 @@ import { connectionForRun, connectionInactive, connectionNotFound, workspaceOfCo
 import type { RowOptions } from '../run/options.ts';
 import type { RunInput } from '../run/run-sql.ts';
 import { checkStatement, connectionNotGranted, statementAccess } from '../run/statement.ts';
-import { resolveRunnable } from './resolve.ts';
+import { type Runnable, resolveRunnable } from './resolve.ts';
+import { type PreparedDocumentRun, prepareSavedDocuments } from './run-documents.ts';
 
 export interface SavedRunRequest {
   name: string;
@@ -58,10 +59,23 @@ const LEGACY_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * keywords, tables) before the response cache is asked.
  */
 export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): Promise<PreparedRun> {
-  const { query, version, rules, target } = await resolveRunnable(deps, request.name, request.version, request.caller);
-  if (version.queryType !== 'sql' || version.sql === null) {
-    throw badRequest(`Query "${query.name}" is a document-database query: not runnable on this server`);
+  const runnable = await resolveRunnable(deps, request.name, request.version, request.caller);
+  if (runnable.version.queryType !== 'sql' || runnable.version.sql === null) {
+    throw badRequest(`Query "${runnable.query.name}" is a document-database query: exports run SQL queries only`);
   }
+  return prepareSql(deps, request, runnable);
+}
+
+/** `/q/<name>`: a SQL query's run, or a document query's (`query_type: mongo`, run-documents.ts). */
+export async function prepareQueryRun(deps: AppDeps, request: SavedRunRequest): Promise<(PreparedRun & { kind: 'sql' }) | PreparedDocumentRun> {
+  const runnable = await resolveRunnable(deps, request.name, request.version, request.caller);
+  if (runnable.version.queryType === 'mongo') return prepareSavedDocuments(deps, request, runnable);
+  if (runnable.version.sql === null) throw badRequest(`Query "${runnable.query.name}" has no SQL to run`);
+  return { kind: 'sql', ...(await prepareSql(deps, request, runnable)) };
+}
+
+async function prepareSql(deps: AppDeps, request: SavedRunRequest, { query, version, rules, target }: Runnable): Promise<PreparedRun> {
+  const text = version.sql!;
   const connection = request.connection ?? version.connectionName;
   if (!connection) {
     throw badRequest(`Query "${query.name}" has no default connection: give connection_name`);
@@ -77,10 +91,10 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
   const dialect = await dialectOf(deps, connection);
   // Verified only for queries that need it: 401 without a valid token.
   const claims = Object.values(rules).some((rule) => rule.from_claim !== undefined) ? await deps.signIn.claims(request.signInToken) : null;
-  const markers = inspect(version.sql, dialect).markers;
-  const params = parameterValues(version.sql, markers, rules, request, claims);
+  const markers = inspect(text, dialect).markers;
+  const params = parameterValues(text, markers, rules, request, claims);
   const enumNames = new Set(Object.keys(rules).filter((name) => rules[name].enum !== undefined));
-  const sql = substituteLegacy(version.sql, dialect, legacyValues(version.sql, params), enumNames);
+  const sql = substituteLegacy(text, dialect, legacyValues(text, params), enumNames);
   const access = statementAccess(request.caller, canWrite(deps.env, request.caller, runTarget));
   const { isRead } = checkStatement(deps.env, sql, dialect, request.options.stream, access);
   return {
@@ -105,8 +119,14 @@ export async function prepareSavedRun(deps: AppDeps, request: SavedRunRequest): 
  * the failure.
  */
 async function dialectOf(deps: AppDeps, name: string): Promise<Dialect> {
+  const db = await connectionTypeOf(deps, name);
+  if (db === 'mongodb') throw badRequest(`Connection "${name}" is a mongodb connection: it runs document queries, not SQL`);
+  return db as Dialect;
+}
+
+async function connectionTypeOf(deps: AppDeps, name: string): Promise<string> {
   try {
-    return (await connectionForRun(deps, name)).row.db as Dialect;
+    return (await connectionForRun(deps, name)).row.db;
   } catch (err) {
     if (err instanceof SluiceError && (err.code === 'connection_not_found' || err.code === 'connection_inactive')) throw err;
   }
@@ -116,7 +136,7 @@ async function dialectOf(deps: AppDeps, name: string): Promise<Dialect> {
     .where(eq(connections.name, name));
   if (!row) throw connectionNotFound(name);
   if (!row.active) throw connectionInactive(name);
-  return row.db as Dialect;
+  return row.db;
 }
 
 /**

@@ -38,7 +38,7 @@ export interface Validation {
 
 const LEGACY_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const DEFAULT_DIALECT: Dialect = 'postgres';
-const DIALECTS: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
+const DIALECTS: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'clickhouse', 'jdbc'];
 
 /**
  * Checks a query definition the way a create would, without saving or

@@ -3,8 +3,22 @@ import { formatDate } from '../../time.ts';
 import { describeDefinitions, parseDefinitions } from '../../../shared/parameters/index.ts';
 import { type VersionStatus, versionStatus } from './status.ts';
 
+/** A document query's fields, as saved (only versions of `query_type: mongo` have them). */
+export interface MongoFields {
+  mongo_collection?: string;
+  mongo_filter?: Record<string, unknown> | null;
+  mongo_projection?: Record<string, unknown> | null;
+  mongo_sort?: Record<string, unknown> | null;
+}
+
+/** The `mongo_*` fields of a document query's version; none for a SQL one. */
+export function mongoFields(row: Pick<QueryVersionRow, 'queryType' | 'mongo'>): MongoFields {
+  if (row.queryType !== 'mongo' || !row.mongo) return {};
+  return { mongo_collection: row.mongo.collection, mongo_filter: row.mongo.filter, mongo_projection: row.mongo.projection, mongo_sort: row.mongo.sort };
+}
+
 /** One version as the Management API shows it; `parameters` in the v1 alias type names. */
-export interface VersionView {
+export interface VersionView extends MongoFields {
   version: number;
   status: VersionStatus;
   query_type: string;
@@ -23,7 +37,7 @@ export interface VersionView {
  * `GET /api/v1/queries/{name}`: the query, its definition fields mirroring
  * the published version (else the newest), and every version newest first.
  */
-export interface QueryView {
+export interface QueryView extends MongoFields {
   name: string;
   collection: string | null;
   published_version: number | null;
@@ -87,6 +101,7 @@ export function versionView(row: QueryVersionRow, publishedVersion: number | nul
     status: versionStatus(row.version, publishedVersion),
     query_type: row.queryType,
     sql: row.sql,
+    ...mongoFields(row),
     parameters: describeParameters(row.parameters),
     description: row.description,
     connection_name: row.connectionName,
@@ -118,6 +133,7 @@ export function queryView(row: QueryRow, versions: QueryVersionRow[], stats: Run
     example: row.example,
     description: mirror?.description ?? null,
     sql: mirror?.sql ?? null,
+    ...(mirror ? pickMongo(mirror) : {}),
     parameters: mirror?.parameters ?? {},
     connection_name: mirror?.connection_name ?? null,
     tags: mirror?.tags ?? [],
@@ -125,6 +141,11 @@ export function queryView(row: QueryRow, versions: QueryVersionRow[], stats: Run
     cache_ttl: mirror?.cache_ttl ?? null,
     versions: views,
   };
+}
+
+function pickMongo(view: MongoFields): MongoFields {
+  const { mongo_collection, mongo_filter, mongo_projection, mongo_sort } = view;
+  return mongo_collection === undefined ? {} : { mongo_collection, mongo_filter, mongo_projection, mongo_sort };
 }
 
 export function queryRead(row: QueryRow, versions: QueryVersionRow[], stats: RunStats): QueryRead {
@@ -138,6 +159,7 @@ export function versionSnapshot(name: string, row: QueryVersionRow): Record<stri
     version: row.version,
     query_type: row.queryType,
     sql: row.sql,
+    ...mongoFields(row),
     parameters: row.parameters,
     description: row.description,
     connection_name: row.connectionName,

@@ -3,7 +3,7 @@ import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import type { RunInput } from './run-sql.ts';
-import { checkStatement, connectionNotGranted, statementAccess } from './statement.ts';
+import { checkStatement, connectionNotGranted, sqlDriver, statementAccess } from './statement.ts';
 import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
 
 /**
@@ -12,9 +12,10 @@ import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
  * the connection (a key needs a `connections` grant of it, refused before
  * the connection is even looked up, and the connection in its workspace;
  * `queries` and `collections` grants never allow ad-hoc SQL), and the statement passes the guard and the caller's
- * grants (writes, write keywords, tables).
+ * grants (writes, write keywords, tables). `readOnly` refuses writes
+ * whatever the caller's grants (the MCP `execute_sql` tool).
  */
-export async function prepareAdhocRun(deps: AppDeps, caller: AccessCaller, request: Omit<RunInput, 'access'>): Promise<RunInput> {
+export async function prepareAdhocRun(deps: AppDeps, caller: AccessCaller, request: Omit<RunInput, 'access'>, { readOnly = false } = {}): Promise<RunInput> {
   refuseNulValues(request.params);
   if (caller.key && !connectionGranted(caller.key.grants, request.connection)) throw connectionNotGranted(request.connection);
   const { name, row, settings } = await connectionForRun(deps, request.connection);
@@ -24,8 +25,8 @@ export async function prepareAdhocRun(deps: AppDeps, caller: AccessCaller, reque
     if (caller.key) throw connectionNotGranted(name);
     throw new SluiceError('forbidden', `Running SQL on connection "${name}" needs the data.run capability`);
   }
-  const access = statementAccess(caller, canWriteConnection(deps.env, caller, target));
-  checkStatement(deps.env, request.sql, deps.drivers.get(name, settings).dialect, request.options.stream, access);
+  const access = statementAccess(caller, !readOnly && canWriteConnection(deps.env, caller, target));
+  checkStatement(deps.env, request.sql, sqlDriver(deps.drivers.get(name, settings), name).dialect, request.options.stream, access);
   return { ...request, access };
 }
 

@@ -1,4 +1,5 @@
-import type { ColumnMeta, Dialect, Driver, LineFormat, LineStream, RowCursor, RunRequest } from '../../drivers/types.ts';
+import type { ColumnMeta, Driver, LineFormat, LineStream, ParquetStream, RowCursor, RunDialect, RunRequest } from '../../drivers/types.ts';
+import { rowGroupRows } from '../../formats/parquet.ts';
 import { capLines } from '../../formats/line-rows.ts';
 import type { AppDeps } from '../../deps.ts';
 import { plan } from '../../sql/index.ts';
@@ -7,7 +8,7 @@ import { observeQuery } from '../../observability/query-log.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import type { RowOptions } from './options.ts';
-import { type StatementAccess, checkStatement } from './statement.ts';
+import { type StatementAccess, checkStatement, sqlDriver } from './statement.ts';
 import { capRows, readPage } from './window.ts';
 
 export interface RunInput {
@@ -23,11 +24,17 @@ export interface RunInput {
   scope: RequestScope;
   /** The consumer reads the values (an incremental export tracks its column): never the database's own lines. */
   valuesOnly?: boolean;
+  /**
+   * The consumer waits for the whole result anyway (an export run): the
+   * database may write a parquet file whole before the run opens (ADR 0021),
+   * at `path` (a new file the caller owns) or in a temporary file.
+   */
+  parquetFile?: { path?: string };
 }
 
 interface RunBase {
   connection: string;
-  dialect: Dialect;
+  dialect: RunDialect;
   columns: ColumnMeta[];
 }
 
@@ -36,10 +43,15 @@ export interface PageRun extends RunBase {
   hasMore: boolean;
 }
 
-/** Rows as values for the format's serializer, or the finished lines' bytes when the database wrote them itself. */
+/**
+ * Rows as values for the format's serializer, the finished lines' bytes when
+ * the database wrote them itself, or the bytes of the whole parquet file the
+ * database wrote.
+ */
 export type StreamBody =
   | { kind: 'rows'; batches: AsyncIterable<Value[][]> }
-  | { kind: 'lines'; format: LineFormat; chunks: AsyncIterable<Uint8Array> };
+  | { kind: 'lines'; format: LineFormat; chunks: AsyncIterable<Uint8Array> }
+  | { kind: 'file'; path: string; chunks: AsyncIterable<Uint8Array> };
 
 export interface StreamRun extends RunBase {
   body: StreamBody;
@@ -47,6 +59,8 @@ export interface StreamRun extends RunBase {
   rows(): number;
   /** Closes the cursor of a body never read (reading it, or stopping it, closes it otherwise). */
   abandon(): Promise<void>;
+  /** Closes the cursor of a `file` body taken from its path rather than read, counting the run as done. */
+  complete(): Promise<void>;
 }
 
 /** Formats a driver may write itself on `stream=true` (SLUICE_STREAM_PUSHDOWN). */
@@ -80,8 +94,8 @@ export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> 
 export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamRun> {
   const format = input.options.format;
   const started = await start(deps, input, async (driver, request): Promise<Opened> => {
-    const lines = deps.env.SLUICE_STREAM_PUSHDOWN && !input.valuesOnly ? await startLines(driver, request, format) : null;
-    return lines ?? { kind: 'rows', cursor: await driver.run(request) };
+    const pushed = deps.env.SLUICE_STREAM_PUSHDOWN && !input.valuesOnly ? await startPushdown(driver, request, format, input) : null;
+    return pushed ?? { kind: 'rows', cursor: await driver.run(request) };
   });
   const { opened } = started;
   const max = input.options.streamMaxRows;
@@ -103,7 +117,12 @@ export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamR
     }
   }
   let body: StreamBody;
-  if (opened.kind === 'lines') {
+  if (opened.kind === 'file') {
+    // The file holds every row: a capped stream never takes this path (startPushdown).
+    const rows = opened.cursor.rows;
+    cap = { rows: () => rows, capped: () => false };
+    body = { kind: 'file', path: opened.cursor.path, chunks: counted(opened.cursor.batches) };
+  } else if (opened.kind === 'lines') {
     const lines = capLines(opened.cursor.batches, opened.format, max);
     cap = lines;
     body = { kind: 'lines', format: opened.format, chunks: counted(lines.chunks) };
@@ -112,21 +131,40 @@ export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamR
     cap = rows;
     body = { kind: 'rows', batches: counted(rows.batches) };
   }
-  const abandon = async () => {
+  const closeUnread = async (ok: boolean) => {
     if (begun) return;
     begun = true;
     await opened.cursor.close();
-    deps.usage.record(started.base.connection, { ok: false, rows: 0, durationMs: performance.now() - started.t0 });
-    started.observed.end({ ok: false, rows: 0 });
+    const rows = ok ? cap.rows() : 0;
+    deps.usage.record(started.base.connection, { ok, rows, durationMs: performance.now() - started.t0 });
+    started.observed.end({ ok, rows });
   };
-  return { ...started.base, body, rows: () => cap.rows(), abandon };
+  const complete = async () => {
+    if (opened.kind !== 'file') throw new Error('only a file body is taken from its path');
+    await closeUnread(true);
+  };
+  return { ...started.base, body, rows: () => cap.rows(), abandon: () => closeUnread(false), complete };
 }
 
-/** A statement started: rows as values, or the lines the database writes itself. */
-type Opened = { kind: 'rows'; cursor: RowCursor } | { kind: 'lines'; format: LineFormat; cursor: LineStream };
+/** A statement started: rows as values, the lines the database writes itself, or the parquet file it wrote. */
+type Opened =
+  | { kind: 'rows'; cursor: RowCursor }
+  | { kind: 'lines'; format: LineFormat; cursor: LineStream }
+  | { kind: 'file'; cursor: ParquetStream };
 
-/** The driver's push-down of the format (`Driver.streamLines`), when it has one and can write every column exactly. */
-async function startLines(driver: Driver, request: RunRequest, format: string): Promise<Opened | null> {
+/**
+ * The driver's push-down of the format (`Driver.streamLines`,
+ * `Driver.streamParquet`), when it has one and can write every column
+ * exactly. A parquet file is written whole before the run opens, so only
+ * for a consumer that asked for that (`parquetFile`: an export), and not
+ * with a row cap (which must know whether rows were left over).
+ */
+async function startPushdown(driver: Driver, request: RunRequest, format: string, input: RunInput): Promise<Opened | null> {
+  if (format === 'parquet') {
+    if (!driver.streamParquet || !input.parquetFile || input.options.streamMaxRows !== undefined) return null;
+    const cursor = await driver.streamParquet(request, { rowGroupRows, path: input.parquetFile.path });
+    return cursor && { kind: 'file', cursor };
+  }
   if (!driver.streamLines || !LINE_FORMATS.has(format)) return null;
   const cursor = await driver.streamLines(request, format as LineFormat);
   return cursor && { kind: 'lines', format: format as LineFormat, cursor };
@@ -135,7 +173,7 @@ async function startLines(driver: Driver, request: RunRequest, format: string): 
 /** The checks, the plan and the query log of a run, then `open` starts it on the driver. */
 async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (driver: Driver, request: RunRequest) => Promise<O>) {
   const { name, settings } = await connectionForRun(deps, input.connection);
-  const driver = deps.drivers.get(name, settings);
+  const driver = sqlDriver(deps.drivers.get(name, settings), name);
   const info = checkStatement(deps.env, input.sql, driver.dialect, input.options.stream, input.access);
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
   const observed = observeQuery(deps, input.scope, { connection: name, dialect: driver.dialect, sql: input.sql, paging: input.options.paging, timeoutMs: input.options.timeoutMs });

@@ -1,5 +1,5 @@
 import { assertTablesAllowed } from '../../access/allowed-tables.ts';
-import type { Dialect } from '../../drivers/types.ts';
+import { type AnyDriver, type Dialect, type Driver, runsSql } from '../../drivers/types.ts';
 import type { Env } from '../../env.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { Caller } from '../../access/caller.ts';
@@ -21,6 +21,12 @@ export interface StatementAccess {
 
 /** 403 for a key without a `connections` grant of a connection it asks to run on. */
 export const connectionNotGranted = (name: string) => new SluiceError('forbidden', `Connection "${name}" not granted to this API key`);
+
+/** The connection's driver when it runs SQL; 400 naming the document endpoint for a document database. */
+export function sqlDriver(driver: AnyDriver, connection: string): Driver {
+  if (runsSql(driver)) return driver;
+  throw badRequest(`Connection "${connection}" is a ${driver.type} connection: it runs document queries (POST /execute_mongo, or a saved query of query_type mongo), not SQL`);
+}
 
 /** A caller's statement access: writes as reachability decided, and the key's write keywords and tables. */
 export const statementAccess = (caller: Pick<Caller, 'key'>, mayWrite: boolean): StatementAccess => ({

@@ -9,7 +9,8 @@ import type { StreamRun } from './run-sql.ts';
  */
 export async function streamBytes(run: StreamRun, format: Format): Promise<{ serializer: Serializer; chunks: AsyncIterable<Uint8Array> }> {
   const serializer = await serializerFor(format);
+  const { body } = run;
   const chunks =
-    run.body.kind === 'lines' ? renderedLines(serializer, run.columns, run.body.chunks) : serializer.serialize(run.columns, run.body.batches);
+    body.kind === 'lines' ? renderedLines(serializer, run.columns, body.chunks) : body.kind === 'file' ? body.chunks : serializer.serialize(run.columns, body.batches);
   return { serializer, chunks };
 }

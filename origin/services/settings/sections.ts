@@ -54,6 +54,12 @@ export const SECTIONS: readonly SectionSpec[] = [
     pattern: /^SLUICE_(JSON_LOGS|LOG_LEVEL|SLOW_QUERY_THRESHOLD)$|^SLUICE_METRICS_/,
   },
   {
+    id: 'mcp',
+    title: 'MCP',
+    description: 'The MCP endpoint for AI agents: its own port and how many rows a tool call returns.',
+    pattern: /^SLUICE_MCP_/,
+  },
+  {
     id: 'config',
     title: 'Configuration as code',
     description: 'The configuration file applied at startup.',

@@ -21,6 +21,8 @@ export const apiKeys = pgTable(
     expiresAt: text('expires_at'),
     active: boolean('active').notNull().default(true),
     createdFromRole: text('created_from_role'),
+    /** Installed by POST /api/v1/examples. */
+    example: boolean('example').notNull().default(false),
     /** Written at most once a minute per key. */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revision: integer('revision').notNull().default(1),

@@ -15,6 +15,8 @@ export const connections = pgTable('connections', {
   options: jsonb('options').$type<Record<string, unknown>>().notNull().default({}),
   active: boolean('active').notNull().default(true),
   example: boolean('example').notNull().default(false),
+  /** Free text about the connection (its descriptions' notes); null when none. */
+  notes: text('notes'),
   /** Bumped on every change; the ETag is derived from it. */
   revision: integer('revision').notNull().default(1),
   createdBy: text('created_by'),

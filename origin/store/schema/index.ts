@@ -15,3 +15,4 @@ export * from './audit-delivery.ts';
 export * from './destinations.ts';
 export * from './exports.ts';
 export * from './config.ts';
+export * from './descriptions.ts';

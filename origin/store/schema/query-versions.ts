@@ -1,6 +1,14 @@
 import { index, integer, jsonb, pgTable, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { queries } from './queries.ts';
 
+/** A document query's find, as stored in `mongo` (parameters as `":name"` strings in the filter). */
+export interface StoredMongoQuery {
+  collection: string;
+  filter: Record<string, unknown> | null;
+  projection: Record<string, unknown> | null;
+  sort: Record<string, unknown> | null;
+}
+
 /** One immutable definition of a saved query. Only `cache_ttl` changes in place. */
 export const queryVersions = pgTable(
   'query_versions',
@@ -13,7 +21,7 @@ export const queryVersions = pgTable(
     queryType: text('query_type').notNull().default('sql'),
     sql: text('sql'),
     /** Document-database queries: collection, filter, projection, sort. */
-    mongo: jsonb('mongo').$type<Record<string, unknown>>(),
+    mongo: jsonb('mongo').$type<StoredMongoQuery>(),
     /** Name -> type name or rule object, as saved. */
     parameters: jsonb('parameters').$type<Record<string, unknown>>().notNull().default({}),
     description: text('description'),

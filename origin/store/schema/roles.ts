@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import type { KeyGrants } from '../../../shared/access/grants.ts';
 import { timestamps } from './columns.ts';
 
@@ -8,6 +8,8 @@ export const roles = pgTable('roles', {
   name: text('name').notNull().unique(),
   workspace: text('workspace').notNull().default('default'),
   grants: jsonb('grants').$type<KeyGrants>().notNull(),
+  /** Installed by POST /api/v1/examples. */
+  example: boolean('example').notNull().default(false),
   revision: integer('revision').notNull().default(1),
   createdBy: text('created_by'),
   ...timestamps,

@@ -9,8 +9,10 @@ import { SIDE_EFFECT_CORPUS } from './corpus-side-effects.ts';
  */
 export const PROBE_TABLE = 'sluice_probe';
 
-const ALL: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
+const ALL: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'clickhouse', 'jdbc'];
 const PG: Dialect[] = ['postgres', 'duckdb'];
+/** ClickHouse's UPDATE and DELETE need a WHERE clause: it has its own spellings of those writes below. */
+const ALL_BUT_CLICKHOUSE: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'jdbc'];
 
 export interface GuardCase {
   sql: string;
@@ -77,8 +79,10 @@ export const GUARD_CORPUS: GuardCase[] = [
 
   // Write statements and everything that is not a read keyword.
   { sql: 'INSERT INTO t VALUES (1)', dialects: ALL, read: false, refusal: 'INSERT is a write statement', writeOps: ['INSERT'] },
-  { sql: 'UPDATE t SET a = 1', dialects: ALL, read: false, writeOps: ['UPDATE'] },
-  { sql: 'delete from t', dialects: ALL, read: false, writeOps: ['DELETE'] },
+  { sql: 'UPDATE t SET a = 1', dialects: ALL_BUT_CLICKHOUSE, read: false, writeOps: ['UPDATE'] },
+  { sql: 'delete from t', dialects: ALL_BUT_CLICKHOUSE, read: false, writeOps: ['DELETE'] },
+  { sql: 'UPDATE t SET a = 1 WHERE a = 1', dialects: ['clickhouse'], read: false, writeOps: ['UPDATE'] },
+  { sql: 'DELETE FROM t WHERE a = 1', dialects: ['clickhouse'], read: false, writeOps: ['DELETE'] },
   { sql: 'MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE', dialects: PG, read: false, writeOps: ['MERGE'] },
   { sql: 'CREATE TABLE t (a int)', dialects: ALL, read: false, writeOps: ['CREATE'] },
   { sql: 'DROP TABLE t', dialects: ALL, read: false, writeOps: ['DROP'] },
@@ -315,7 +319,8 @@ export const WINDOW_EXAMPLES: WindowExample[] = [
   },
   {
     name: 'a window over a compound select',
-    dialects: ALL,
+    // ClickHouse's LIMIT here takes 4 rows of the second SELECT only.
+    dialects: ALL_BUT_CLICKHOUSE,
     sql: `${SERIES} SELECT i FROM n WHERE i <= 3 UNION ALL SELECT i FROM n WHERE i > 98 ORDER BY i LIMIT 4`,
     pageSize: 3,
     pages: [{ page: 1, rows: [1, 2, 3], hasMore: true }, { page: 2, rows: [99], hasMore: false }],

@@ -15,7 +15,12 @@ import type { FieldChange } from '../plan.ts';
 
 /** What a version runs and serves, as the file states it and as the plan compares it. */
 interface Definition {
+  query_type: string;
   sql: string | null;
+  mongo_collection: string | null;
+  mongo_filter: Record<string, unknown> | null;
+  mongo_projection: Record<string, unknown> | null;
+  mongo_sort: Record<string, unknown> | null;
   parameters: Record<string, unknown>;
   description: string | null;
   connection_name: string | null;
@@ -24,7 +29,12 @@ interface Definition {
 }
 
 const stored = (row: QueryVersionRow): Definition => ({
+  query_type: row.queryType,
   sql: row.sql,
+  mongo_collection: row.mongo?.collection ?? null,
+  mongo_filter: row.mongo?.filter ?? null,
+  mongo_projection: row.mongo?.projection ?? null,
+  mongo_sort: row.mongo?.sort ?? null,
   parameters: row.parameters,
   description: row.description,
   connection_name: row.connectionName,
@@ -33,7 +43,12 @@ const stored = (row: QueryVersionRow): Definition => ({
 });
 
 const wanted = (entry: QueryEntry): Definition => ({
-  sql: entry.sql,
+  query_type: entry.query_type ?? 'sql',
+  sql: entry.sql ?? null,
+  mongo_collection: entry.mongo_collection ?? null,
+  mongo_filter: entry.mongo_filter ?? null,
+  mongo_projection: entry.mongo_projection ?? null,
+  mongo_sort: entry.mongo_sort ?? null,
   parameters: entry.parameters ?? {},
   description: entry.description ?? null,
   connection_name: entry.connection_name ?? null,
@@ -44,7 +59,10 @@ const wanted = (entry: QueryEntry): Definition => ({
 /** The version body the verbs take: every definition field given, so nothing is carried over from an older version. */
 function versionInput(entry: QueryEntry): VersionFields {
   const { name: _name, collection: _collection, ...fields } = entry;
-  return { ...fields, ...wanted(entry), publish: true };
+  const { mongo_collection, mongo_filter, mongo_projection, mongo_sort, ...definition } = wanted(entry);
+  // The other type's fields are left out rather than sent as null, which the verbs would refuse as not applying.
+  const mongo = definition.query_type === 'mongo' ? { mongo_collection, mongo_filter, mongo_projection, mongo_sort } : {};
+  return { ...fields, ...definition, ...mongo, publish: true };
 }
 
 /** Whether two definitions are the same, `cache_ttl` aside unless `withTtl`; none is never the same. */
@@ -54,10 +72,9 @@ function same(a: Definition | null, b: Definition, { withTtl }: { withTtl: boole
   return Object.keys(diffFields({ ...a, ...ttl }, { ...b, ...ttl })).length === 0;
 }
 
-/** Fields the verbs refuse (another query type, document-database fields): sent through them so the refusal is reported. */
+/** Fields the verbs refuse (document-database fields on a SQL query): sent through them so the refusal is reported. */
 const refusedFields = (entry: QueryEntry): boolean =>
-  (entry.query_type !== undefined && entry.query_type !== 'sql') ||
-  [entry.mongo_collection, entry.mongo_filter, entry.mongo_projection, entry.mongo_sort].some((field) => field !== undefined);
+  entry.query_type !== 'mongo' && [entry.mongo_collection, entry.mongo_filter, entry.mongo_projection, entry.mongo_sort].some((field) => field !== undefined);
 
 /**
  * `queries`: an entry is the query's published definition and its

@@ -1,0 +1,180 @@
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import { uniqueColumnNames } from '../column-names.ts';
+import type { StatementSource } from '../cursor.ts';
+import { collectYoungGarbage } from '../../native-memory.ts';
+import type { ColumnMeta, RunRequest } from '../types.ts';
+import { connectSession, createInstance, type InstanceSpec } from './instances.ts';
+import { DECLINED, parquetSelectSql } from './parquet-sql.ts';
+import { OUT_OF_MEMORY, STREAM_MEMORY_PER_THREAD_MB, holdPipeSlot, memoryBytes } from './pipe.ts';
+import { sqlString } from './render.ts';
+import { plansAsStream, useFineScanTasks } from './scan-tasks.ts';
+import { duckType } from './types.ts';
+
+/**
+ * A result DuckDB writes itself as a parquet file (`Driver.streamParquet`):
+ * `COPY (the typed statement of parquet-sql.ts) TO` the caller's path, or a
+ * file in a new private folder (mode 700, `sluice-parquet-*` under the
+ * system's temporary folder), on an instance of its own, READ_ONLY on the connection's file and locked
+ * down like every instance with that file as the one extra path (as a pipe
+ * stream's, ADR 0016). Once the COPY has returned, the file's bytes are read
+ * as the consumer pulls; the private folder goes when the statement
+ * finishes (a caller's path is the caller's to remove).
+ *
+ * The statement is planned on that instance too: the connection's shared
+ * instance need not be open for it (~20 MiB). A regular file, unlike a
+ * stream's pipe, cannot make a statement that names it wait (ADR 0017).
+ *
+ * Memory: the instance first gets the pipe streams' small limit (10 MB per
+ * thread) and, if DuckDB runs out of it, starts over with the connection's
+ * `memory_limit`. Row groups are the JS writer's size (`rowGroupRows`):
+ * DuckDB holds a row group per thread before writing it.
+ */
+
+/** The statement's own columns, and the SQL that selects its rows typed for parquet. */
+export interface ParquetPlan {
+  columns: ColumnMeta[];
+  text: string;
+  rowGroupRows: number;
+}
+
+/** Prepares the statement (nothing runs) and its typed wrapping; null on any doubt (the JS path then runs it and reports its errors). */
+export async function duckParquetPlan(connection: DuckDBConnection, request: RunRequest, rowGroupRows: (columns: number) => number): Promise<ParquetPlan | null> {
+  try {
+    const prepared = await connection.prepare(request.text);
+    let types: DuckDBType[];
+    let names: string[];
+    try {
+      types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i));
+      names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+    } finally {
+      prepared.destroySync();
+    }
+    const text = parquetSelectSql(request.text, types, uniqueColumnNames(names));
+    if (!text) return null;
+    (await connection.prepare(text)).destroySync();
+    const columns = names.map((name, i) => {
+      const type = duckType(types[i]);
+      return { name, dbType: type.name, kind: type.kind };
+    });
+    return { columns, text, rowGroupRows: rowGroupRows(columns.length) };
+  } catch {
+    return null;
+  }
+}
+
+const READ_CHUNK = 256 * 1024;
+/** Reads between young-generation collections: each read is a new buffer V8 counts only as external memory. */
+const READS_PER_COLLECTION = 16;
+
+export class DuckParquetFile implements StatementSource<Uint8Array> {
+  /** Rows in the file, once written. */
+  rows = 0;
+  /** A column or a value the push-down cannot type as the JS writer does: no file, the caller writes it in JS. */
+  declined = false;
+  /** Where the file is written. */
+  path: string | null = null;
+  private plan: ParquetPlan | null = null;
+  private fineTasks = false;
+  private folder: string | null = null;
+  private instance: DuckDBInstance | null = null;
+  private connection: DuckDBConnection | null = null;
+  private file: FileHandle | null = null;
+  private interrupted = false;
+  private reads = 0;
+  private readonly releaseSlot = holdPipeSlot();
+
+  constructor(
+    private readonly spec: InstanceSpec,
+    private readonly request: RunRequest,
+    private readonly rowGroupRows: (columns: number) => number,
+    private readonly target: string | null,
+  ) {}
+
+  async start(): Promise<ColumnMeta[]> {
+    const small = `${STREAM_MEMORY_PER_THREAD_MB * this.spec.threads}MB`;
+    if (memoryBytes(this.spec.memoryLimit) > memoryBytes(small)) {
+      try {
+        return await this.write(small);
+      } catch (error) {
+        // Nothing was read yet: the statement may start over with the connection's own limit.
+        if (!OUT_OF_MEMORY.test(String(error))) throw error;
+      }
+    }
+    return this.write(this.spec.memoryLimit);
+  }
+
+  /**
+   * Opens the instance, plans the statement on it (the first time; the
+   * connection's shared instance need not be open at all), and runs the COPY.
+   */
+  private async write(memoryLimit: string): Promise<ColumnMeta[]> {
+    this.closeInstance();
+    if (this.target === null) this.folder ??= await mkdtemp(join(tmpdir(), 'sluice-parquet-'));
+    const path = this.target ?? join(this.folder!, 'result.parquet');
+    this.path = path;
+    await rm(path, { force: true });
+    if (this.interrupted) throw new Error('cancelled before the statement started');
+    this.instance = await createInstance({ ...this.spec, memoryLimit }, [path]);
+    this.connection = await connectSession(this.instance, this.spec);
+    if (!this.plan) {
+      this.plan = await duckParquetPlan(this.connection, this.request, this.rowGroupRows);
+      if (!this.plan) {
+        this.declined = true;
+        return [];
+      }
+      this.fineTasks = this.request.values.length === 0 && this.spec.threads > 1 && (await plansAsStream(this.connection, this.plan.text));
+    }
+    if (this.fineTasks) await useFineScanTasks(this.connection);
+    if (this.interrupted) throw new Error('cancelled before the statement started');
+    const values = this.request.values as DuckDBValue[];
+    const copy = `COPY (${this.plan.text}) TO ${sqlString(path)} (FORMAT parquet, ROW_GROUP_SIZE ${this.plan.rowGroupRows})`;
+    try {
+      const result = await this.connection.runAndReadAll(copy, values.length ? values : undefined);
+      this.rows = Number(result.getRows()[0]?.[0] ?? 0);
+    } catch (error) {
+      if (!String(error).includes(DECLINED)) throw error;
+      this.declined = true;
+      return this.plan.columns;
+    }
+    this.file = await open(path, 'r');
+    return this.plan.columns;
+  }
+
+  async pull(): Promise<Uint8Array | null> {
+    if (!this.file) return null;
+    if (++this.reads % READS_PER_COLLECTION === 0) collectYoungGarbage();
+    const buffer = Buffer.allocUnsafe(READ_CHUNK);
+    const { bytesRead } = await this.file.read(buffer, 0, READ_CHUNK, null);
+    return bytesRead === 0 ? null : buffer.subarray(0, bytesRead);
+  }
+
+  interrupt(): void {
+    this.interrupted = true;
+    this.connection?.interrupt();
+  }
+
+  async finish(): Promise<void> {
+    try {
+      await this.file?.close().catch(() => {});
+      this.file = null;
+      this.closeInstance();
+      if (this.folder) await rm(this.folder, { recursive: true, force: true }).catch(() => {});
+    } finally {
+      this.releaseSlot();
+    }
+  }
+
+  private closeInstance(): void {
+    try {
+      this.connection?.closeSync();
+      this.instance?.closeSync();
+    } catch {
+      // already closed
+    }
+    this.connection = null;
+    this.instance = null;
+  }
+}

@@ -1,0 +1,58 @@
+import { type Context, Hono } from 'hono';
+import { bodyBytes } from '../../http/body.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { authInfoOf } from './server.ts';
+import { mcpSessions, ownerOf } from './sessions.ts';
+
+/** A JSON-RPC error answer before any session handles the request. */
+const rpcError = (c: Context<AppEnv>, status: 400 | 404, code: number, message: string) =>
+  c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
+
+/**
+ * `/mcp`: the MCP endpoint (Streamable HTTP, docs/guides/mcp.md). A POST
+ * without `Mcp-Session-Id` starts a session (it must carry `initialize`);
+ * then POST (messages), GET (the stream of server notifications) and
+ * DELETE (end) carry the session's id. The caller was authenticated and
+ * rate-limited like any other request before this route runs.
+ */
+export const mcpRoute = new Hono<AppEnv>();
+
+async function handle(c: Context<AppEnv>): Promise<Response> {
+  const sessions = mcpSessions(c.get('deps'));
+  const owner = ownerOf(c.get('caller'));
+  const id = c.req.header('mcp-session-id');
+  const options = { authInfo: authInfoOf(c), parsedBody: c.req.method === 'POST' ? await messageOf(c) : undefined };
+  if (options.parsedBody === PARSE_ERROR) return rpcError(c, 400, -32700, 'Parse error: the body is not JSON');
+  if (id !== undefined) {
+    const session = sessions.find(id, owner);
+    if (!session) return rpcError(c, 404, -32001, 'Session not found: start a new one with initialize');
+    return session.transport.handleRequest(c.req.raw, options);
+  }
+  if (c.req.method !== 'POST') return rpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+  const started = sessions.start(owner);
+  try {
+    return await started.transport.handleRequest(c.req.raw, options);
+  } finally {
+    started.discardUnlessKept();
+  }
+}
+
+const PARSE_ERROR = Symbol('parse error');
+
+/**
+ * A POST's JSON-RPC message(s), read from the Node request as every body
+ * is (http/body.ts: at most 10 MiB, 413 past it) and handed to the
+ * transport parsed, so no fetch Request is built around the Node one.
+ */
+async function messageOf(c: Context<AppEnv>): Promise<unknown> {
+  const text = (await bodyBytes(c)).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return PARSE_ERROR;
+  }
+}
+
+mcpRoute.post('/mcp', handle);
+mcpRoute.get('/mcp', handle);
+mcpRoute.delete('/mcp', handle);

@@ -1,0 +1,123 @@
+import type { Context } from 'hono';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type ServerNotification, type ServerRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { SluiceError } from '../../errors.ts';
+import { clientSignal } from '../../http/client-signal.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { requestScopeOf } from '../../http/request-scope.ts';
+import { mcpRowOptions } from '../../services/mcp/options.ts';
+import { errorResult } from '../../services/mcp/result.ts';
+import { type McpTool, toolsFor } from '../../services/mcp/tools.ts';
+import { callConnectionsTool, callQueryTool, callSqlTool, callTablesTool } from './call-tools.ts';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Each MCP message is handled inside the `/mcp` request that carried it:
+ * the route hands the transport that request's Hono context (its caller,
+ * authenticated afresh on every request, its request id, its client
+ * signal) as `authInfo.extra`, and the handlers read it back here.
+ */
+export function authInfoOf(c: Context<AppEnv>): AuthInfo {
+  return { token: '', clientId: c.get('caller').name, scopes: [], extra: { context: c } };
+}
+
+function contextOf(extra: Extra): Context<AppEnv> {
+  const c = extra.authInfo?.extra?.context as Context<AppEnv> | undefined;
+  if (!c) throw new McpError(ErrorCode.InternalError, 'No request context');
+  return c;
+}
+
+const INSTRUCTIONS =
+  'Sluice serves saved SQL queries as tools: each saved-query tool runs one published query with its parameters as arguments. ' +
+  'When you may run SQL yourself, list_connections, list_tables and execute_sql (read-only) browse and query the connections you are granted. ' +
+  'Results are capped; a cut result says how to fetch every row.';
+
+/** What a session remembers between requests: the tool names it last listed (mapped names find their query here). */
+export interface SessionTools {
+  listed: Map<string, McpTool>;
+}
+
+/**
+ * The MCP server of one session (the SDK's low-level `Server`: the tool
+ * list is the caller's, worked out on every `tools/list`, which the
+ * high-level `McpServer` with its fixed registrations cannot do).
+ */
+export function createMcpServer(version: string, tools: SessionTools): Server {
+  const server = new Server({ name: 'sluice', version }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    const listed = await callerTools(contextOf(extra));
+    tools.listed = new Map(listed.map((tool) => [tool.name, tool]));
+    return { tools: listed.map(wireTool) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const c = contextOf(extra);
+    const { name } = request.params;
+    const args = request.params.arguments ?? {};
+    const signal = AbortSignal.any([clientSignal(c), extra.signal]);
+    try {
+      if (name === 'execute_sql') return await callSqlTool(c, args, signal);
+      if (name === 'list_tables') return await callTablesTool(c, args);
+      if (name === 'list_connections') return await callConnectionsTool(c);
+      const query = await queryOfTool(c, tools, name);
+      if (query === null) throw unknownTool(name);
+      return await callQueryTool(c, query, args, signal);
+    } catch (err) {
+      return failure(c, name, err);
+    }
+  });
+  return server;
+}
+
+const callerTools = (c: Context<AppEnv>) => {
+  const deps = c.get('deps');
+  const caller = c.get('caller');
+  return toolsFor(deps, caller, mcpRowOptions(deps.env, caller).paging!.pageSize);
+};
+
+/**
+ * The query behind a tool name, from the session's last listing; listed
+ * again (the caller's tools now) when the name is not there, as for a
+ * client that calls without listing first.
+ */
+async function queryOfTool(c: Context<AppEnv>, tools: SessionTools, name: string): Promise<string | null> {
+  let tool = tools.listed.get(name);
+  if (!tool) {
+    const listed = await callerTools(c);
+    tools.listed = new Map(listed.map((entry) => [entry.name, entry]));
+    tool = tools.listed.get(name);
+  }
+  return tool?.query ?? null;
+}
+
+const unknownTool = (name: string) => new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+
+/**
+ * A refusal or failure as a tool error the agent can act on: the message and
+ * every parameter problem. An unknown or unreachable query is an unknown
+ * tool (a protocol error, as MCP asks). Anything unexpected is logged under
+ * the request id and answered opaquely: driver messages can carry secrets.
+ */
+function failure(c: Context<AppEnv>, name: string, err: unknown): CallToolResult {
+  if (err instanceof McpError) throw err;
+  if (err instanceof SluiceError) {
+    if (err.code === 'query_not_found') throw unknownTool(name);
+    return errorResult(err.message, err.extras as { errors?: Record<string, string>; detail?: unknown });
+  }
+  const error = err as Error;
+  c.get('deps').logger.error({ ...requestScopeOf(c), tool: name, err: { name: error.name, stack: error.stack } }, 'MCP tool call failed');
+  return errorResult(`Internal server error (request ${c.get('requestId')})`);
+}
+
+function wireTool(tool: McpTool): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    annotations: { title: tool.query ?? tool.name, readOnlyHint: tool.readOnly, openWorldHint: false },
+  };
+}

@@ -1,0 +1,250 @@
+import { createHash } from 'node:crypto';
+import { type ColumnMeta, type DocumentCursor, type DocumentDriver, type DocumentFields, type DocumentQuery, runsSql } from '../../drivers/types.ts';
+import type { AppDeps } from '../../deps.ts';
+import { badRequest } from '../../errors.ts';
+import { capLines } from '../../formats/line-rows.ts';
+import { collectIfHeapGrew } from '../../native-memory.ts';
+import { observeQuery } from '../../observability/query-log.ts';
+import type { RequestScope } from '../../observability/request-context.ts';
+import type { Value } from '../../values.ts';
+import { connectionForRun } from '../connections/lookup.ts';
+import { FieldSet, documentJson, rowMaker } from '../documents/columns.ts';
+import { projectedFields } from '../documents/query.ts';
+import { openSpool } from '../documents/spool.ts';
+import type { RowOptions } from './options.ts';
+import type { PageRun, StreamBody, StreamRun } from './run-sql.ts';
+import { capRows } from './window.ts';
+
+/**
+ * The run engine for document queries (`POST /execute_mongo`, saved queries
+ * of `query_type: mongo`): the same pages, streams, caps, usage, metrics and
+ * query log as SQL runs (run-sql.ts), over a find. Pages carry the union of
+ * their documents' fields as columns. Streams follow the spec's rules for
+ * document databases: NDJSON writes whole documents; CSV and TSV take their
+ * columns from the projection or the first 1,000 documents and drop (and
+ * count) fields first seen later; parquet makes every top-level field a
+ * column, so its documents are spooled to disk until all fields are known.
+ */
+
+export interface DocumentRunInput {
+  connection: string;
+  /** Parameters already bound as values (services/documents/bind.ts). */
+  query: DocumentQuery;
+  options: RowOptions;
+  signal: AbortSignal;
+  scope: RequestScope;
+}
+
+export interface DocumentStreamRun extends StreamRun {
+  /** CSV and TSV streams: distinct fields first seen after the columns were fixed, left out of every row. */
+  fieldsDropped(): number;
+}
+
+/** Documents CSV and TSV streams read before fixing their columns (the spec's number). */
+export const COLUMN_SAMPLE = 1_000;
+
+const BATCH_SIZE = 2_000;
+
+/**
+ * A stream's documents die young, but the driver's reply buffers and the
+ * decoded batches they become outlive a scavenge while the batch is written,
+ * so V8 lets the old generation grow by ~150 MB before a full collection
+ * (mongo-stream bench: 282 MiB peak without this). One full collection per
+ * this much heap growth keeps a stream's memory flat.
+ */
+const HEAP_GROWTH_BEFORE_COLLECTING = 32 * 2 ** 20;
+
+/** A document run as a source of rows for the responders: its page and its stream. */
+export const documentRows = (deps: AppDeps, input: DocumentRunInput) => ({
+  ...input,
+  page: () => runDocumentPage(deps, input),
+  stream: () => runDocumentStream(deps, input),
+});
+
+/** Finds one page within the query's own `skip`/`limit` window, reading one document more to learn whether another page exists. */
+export async function runDocumentPage(deps: AppDeps, input: DocumentRunInput): Promise<PageRun> {
+  const paging = input.options.paging!;
+  const before = (paging.page - 1) * paging.pageSize;
+  const remaining = input.query.limit > 0 ? input.query.limit - before : Number.POSITIVE_INFINITY;
+  const take = Math.max(0, Math.min(paging.pageSize, remaining));
+  const probe = remaining > take;
+  const query = { ...input.query, skip: input.query.skip + before, limit: take + (probe ? 1 : 0) };
+  const started = await start(deps, input, query, take === 0);
+  const documents: DocumentFields[] = [];
+  let ok = false;
+  try {
+    if (started.cursor) {
+      for await (const batch of started.cursor.batches) {
+        documents.push(...batch);
+        if (documents.length > take) break;
+      }
+    }
+    ok = true;
+  } finally {
+    await started.cursor?.close();
+    started.end(ok, Math.min(documents.length, take));
+  }
+  const hasMore = documents.length > take;
+  if (hasMore) documents.length = take;
+  const fields = new FieldSet(projectedFields(input.query.projection));
+  for (const document of documents) fields.add(document);
+  const columns = fields.columns();
+  return { connection: started.connection, dialect: 'mongodb', columns, rows: documents.map(rowMaker(columns)), hasMore };
+}
+
+/** Runs a find for streaming, in the format's shape; the cursor is closed and the run counted when the consumer finishes, fails or stops. */
+export async function runDocumentStream(deps: AppDeps, input: DocumentRunInput): Promise<DocumentStreamRun> {
+  const started = await start(deps, input, input.query, false);
+  const cursor = started.cursor!;
+  const max = input.options.streamMaxRows;
+  const format = input.options.format;
+  let dropped = new Set<string>();
+  let cap: { rows(): number; capped(): boolean } = { rows: () => 0, capped: () => false };
+  let begun = false;
+  async function* counted<T>(items: AsyncIterable<T>) {
+    begun = true;
+    let ok = false;
+    try {
+      yield* items;
+      ok = true;
+    } finally {
+      await cursor.close();
+      started.end(ok, cap.rows(), cap.capped());
+      if (cap.capped()) {
+        deps.logger.warn({ ...input.scope, connection: started.connection, rows: cap.rows() }, `stream stopped at ${input.options.streamCap ?? 'SLUICE_STREAM_MAX_ROWS'}`);
+      }
+    }
+  }
+
+  let columns: ColumnMeta[] = [];
+  let body: StreamBody;
+  if (format === 'ndjson') {
+    const lines = capLines(ndjsonChunks(cursor), 'ndjson', max);
+    cap = lines;
+    body = { kind: 'lines', format: 'ndjson', chunks: counted(lines.chunks) };
+  } else if (format === 'parquet') {
+    const spooled = await spoolAll(cursor, max);
+    columns = spooled.columns;
+    const rows = capRows(spooled.batches, max);
+    cap = rows;
+    body = { kind: 'rows', batches: counted(rows.batches) };
+  } else {
+    const fixed = await fixColumns(cursor, input.query.projection);
+    columns = fixed.columns;
+    dropped = fixed.dropped;
+    const rows = capRows(fixed.batches, max);
+    cap = rows;
+    body = { kind: 'rows', batches: counted(rows.batches) };
+  }
+  const abandon = async () => {
+    if (begun) return;
+    begun = true;
+    await cursor.close();
+    started.end(false, 0);
+  };
+  const complete = async () => {
+    throw new Error('a document stream has no file body');
+  };
+  return { connection: started.connection, dialect: 'mongodb', columns, body, rows: () => cap.rows(), abandon, complete, fieldsDropped: () => dropped.size };
+}
+
+/** Whole documents as NDJSON lines, in ~64 KiB chunks. */
+async function* ndjsonChunks(cursor: DocumentCursor): AsyncIterable<Uint8Array> {
+  for await (const batch of cursor.batches) {
+    collectIfHeapGrew(HEAP_GROWTH_BEFORE_COLLECTING);
+    let text = '';
+    for (const document of batch) text += `${documentJson(document)}\n`;
+    yield Buffer.from(text, 'utf8');
+  }
+}
+
+/**
+ * CSV and TSV columns: the projection's fields, else those of the first
+ * COLUMN_SAMPLE documents (read ahead and then passed on). Fields first seen
+ * later are left out of the rows and noted in `dropped`.
+ */
+async function fixColumns(cursor: DocumentCursor, projection: Record<string, unknown> | null) {
+  const named = projectedFields(projection);
+  const fields = new FieldSet(named);
+  const iterator = cursor.batches[Symbol.asyncIterator]();
+  const ahead: DocumentFields[][] = [];
+  if (named.length === 0) {
+    let read = 0;
+    while (read < COLUMN_SAMPLE) {
+      const next = await iterator.next();
+      if (next.done) break;
+      ahead.push(next.value);
+      for (const document of next.value) if (read++ < COLUMN_SAMPLE) fields.add(document);
+    }
+  }
+  const columns = fields.columns();
+  const toRow = rowMaker(columns);
+  const dropped = new Set<string>();
+  const rowsOf = (batch: DocumentFields[]) => {
+    collectIfHeapGrew(HEAP_GROWTH_BEFORE_COLLECTING);
+    return batch.map((document) => {
+      for (const name of fields.observe(document)) dropped.add(name);
+      return toRow(document);
+    });
+  };
+  async function* batches(): AsyncIterable<Value[][]> {
+    for (const batch of ahead.splice(0)) yield rowsOf(batch);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield rowsOf(next.value);
+  }
+  return { columns, dropped, batches: batches() };
+}
+
+/** Every document to a spool file, learning every field, then the rows read back from it (at most `max` documents are kept). */
+async function spoolAll(cursor: DocumentCursor, max: number | undefined) {
+  const spool = await openSpool();
+  const fields = new FieldSet();
+  let kept = 0;
+  try {
+    for await (const batch of cursor.batches) {
+      const part = max !== undefined && kept + batch.length > max ? batch.slice(0, max + 1 - kept) : batch;
+      for (const document of part) fields.add(document);
+      await spool.write(part);
+      kept += part.length;
+      if (max !== undefined && kept > max) break;
+    }
+  } catch (error) {
+    await spool.discard();
+    throw error;
+  }
+  const columns = fields.columns();
+  const toRow = rowMaker(columns);
+  async function* batches(): AsyncIterable<Value[][]> {
+    for await (const batch of spool.read(BATCH_SIZE)) yield batch.map(toRow);
+  }
+  return { columns, batches: batches() };
+}
+
+/** The connection (a document database's), the query log line and the find, started. */
+async function start(deps: AppDeps, input: DocumentRunInput, query: DocumentQuery, empty: boolean) {
+  const { name, settings } = await connectionForRun(deps, input.connection);
+  const driver = deps.drivers.get(name, settings);
+  if (runsSql(driver)) {
+    throw badRequest(`Connection "${name}" is a ${driver.type} connection: document queries run on mongodb connections (SQL goes to POST /execute_sql)`);
+  }
+  const observed = observeQuery(deps, input.scope, {
+    connection: name,
+    dialect: 'mongodb',
+    // The query log hashes what it is given; a bound 64-bit integer is a bigint, which JSON cannot hold.
+    sql: createHash('sha256').update(JSON.stringify(query, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))).digest('hex'),
+    paging: input.options.paging,
+    timeoutMs: input.options.timeoutMs,
+  });
+  const t0 = performance.now();
+  const end = (ok: boolean, rows: number, capped = false) => {
+    deps.usage.record(name, { ok, rows, durationMs: performance.now() - t0 });
+    observed.end({ ok, rows, capped });
+  };
+  if (empty) return { connection: name, cursor: null, end };
+  try {
+    const cursor = await (driver as DocumentDriver).find({ query, timeoutMs: input.options.timeoutMs, signal: input.signal, batchSize: BATCH_SIZE });
+    return { connection: name, cursor, end };
+  } catch (err) {
+    end(false, 0);
+    throw err;
+  }
+}
