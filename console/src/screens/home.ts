@@ -1,5 +1,6 @@
 import { h, replace } from '../dom.ts';
-import { state } from '../state.ts';
+import { can, state } from '../state.ts';
+import { examplesPanel } from './examples.ts';
 
 /** Who is signed in, and what their role lets them do here. */
 export async function homeScreen(view: HTMLElement): Promise<void> {
@@ -15,5 +16,7 @@ export async function homeScreen(view: HTMLElement): Promise<void> {
     ),
     h('h2', {}, 'Capabilities'),
     h('ul', { class: 'caps' }, me.capabilities.map((c) => h('li', {}, h('code', {}, c)))),
+    // The tour lives in the default workspace only (another answers 400).
+    can('queries.read') && me.workspace === 'default' && examplesPanel(),
   );
 }
