@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- <scenario>...] [--rows N] [--runs N] [--seconds N] [--tag T] [--keep]`
  *
- * Runs the scenarios (those of the performance issue by default; `formats`, `drivers`, `export-s3`, `export-local`, `mcp` and `mongo-stream` when named) and writes
+ * Runs the scenarios (those of the performance issue by default; `formats`, `drivers`, `export-s3`, `export-local`, `mcp`, `mongo-stream` and `console-load` when named) and writes
  * bench/results/<date>-<scenario>[-<tag>].md and .json; a tag names what is measured (`pipe-export`, `no-arenas`).
  * Every figure is read against a baseline measured in the same run on the same machine. See bench/README.md.
  */
@@ -15,6 +15,7 @@ import { buildDuckFile, preparePostgres } from './lib/dataset.ts';
 import { describeMachine } from './lib/machine.ts';
 import { ROOT } from './lib/process.ts';
 import { writeResult } from './lib/report.ts';
+import { consoleLoad } from './scenarios/console-load.ts';
 import { drivers } from './scenarios/drivers.ts';
 import { edgeCache } from './scenarios/edge-cache.ts';
 import { exportLocal } from './scenarios/export-local.ts';
@@ -31,8 +32,8 @@ import { streamPostgres } from './scenarios/stream-postgres.ts';
 
 /** Run when no scenario is named. */
 const DEFAULT: Scenario[] = [streamCsv, streamParquet, streamPostgres, smallQuery, pagedJson, savedQuery, edgeCache];
-/** Run only when named: the parts alone (serializers, driver cursors) and the exports. */
-const EXTRA: Scenario[] = [formats, drivers, exportS3, exportLocal, mcp, mongoStream];
+/** Run only when named: the parts alone (serializers, driver cursors), the exports and the console's load. */
+const EXTRA: Scenario[] = [formats, drivers, exportS3, exportLocal, mcp, mongoStream, consoleLoad];
 const SCENARIOS = [...DEFAULT, ...EXTRA];
 
 const { values, positionals } = parseArgs({

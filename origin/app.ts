@@ -12,6 +12,7 @@ import { refuseNul } from './http/refuse-nul.ts';
 import { requestId } from './http/request-id.ts';
 import { accessLog } from './http/access-log.ts';
 import { catalogRoute } from './routes/catalog.ts';
+import { consoleRoute } from './routes/console.ts';
 import { connectionsPublic } from './routes/connection-browse.ts';
 import { docsRoute } from './routes/docs.ts';
 import { eventsRoute } from './routes/events.ts';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', catalogRoute);
   app.route('/', openApiRoute);
   app.route('/', docsRoute);
+  app.route('/', consoleRoute);
   app.route('/', eventsRoute);
   app.route('/', mcpRoute);
   app.route('/api/v1/cache', cacheApi);

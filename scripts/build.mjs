@@ -3,10 +3,13 @@
 // plain `node`: no TypeScript transform at start or in memory (tsx costs the
 // origin a second process and tens of MB). Packages stay imports of
 // node_modules; files the origin reads at run time are found from the
-// project root (origin/paths.ts). Takes well under a second.
+// project root (origin/paths.ts). Then builds the web console into
+// dist/console (scripts/build-console.mjs) and reports its size. Takes about
+// a second.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
+import { buildConsole, sizeReport } from './build-console.mjs';
 
 const started = performance.now();
 const result = await build({
@@ -31,6 +34,9 @@ for (const file of result.outputFiles) {
   writeFileSync(tmp, file.contents);
   renameSync(tmp, file.path);
 }
+const originMs = Math.round(performance.now() - started);
+const consoleBuild = await buildConsole();
 if (!process.argv.includes('--quiet')) {
-  console.log(`built dist/origin/main.mjs in ${Math.round(performance.now() - started)} ms`);
+  console.log(`built dist/origin/main.mjs in ${originMs} ms`);
+  console.log(`built dist/console in ${Math.round(performance.now() - started) - originMs} ms:\n${sizeReport(consoleBuild)}`);
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Everything the test suite needs outside node_modules, installed (Debian
 # packages) when missing and started when down: PostgreSQL (127.0.0.1:5432),
-# MariaDB (127.0.0.1:3306), Redis (127.0.0.1:6379), promtool, and the
-# command-line tools tests run. Idempotent; never stops a running server.
+# MariaDB (127.0.0.1:3306), Redis (127.0.0.1:6379), promtool, chromium, and
+# the command-line tools tests run. Idempotent; never stops a running server.
 # Stops with a message naming what is missing when it cannot provide it.
 set -uo pipefail
 
@@ -75,6 +75,8 @@ need runuser util-linux
 # The getting-started guide's examples run as a reader would: curl and jq (test/docs/getting-started.test.ts).
 need curl curl
 need jq jq
+# The console's browser tests drive Debian's chromium through playwright-core (test/console/).
+need chromium chromium
 
 # JDBC (test/drivers: the jdbc and h2 connection types): a JDK to compile and run
 # the helper (origin/drivers/jdbc/helper), and the H2 and PostgreSQL driver jars.

@@ -1,0 +1,203 @@
+import { api, enc, get, request } from '../api.ts';
+import { attempt, confirmStep, dialog, field, fmtTime, h, pagedTable, replace, showSecret, toast } from '../dom.ts';
+import { can } from '../state.ts';
+
+const list = (v: unknown) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : x.name)).join(', ') : '');
+const split = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** API keys: create (from grants or a role), the secret shown once, rotate with a grace, revoke, usage. */
+export async function keysScreen(view: HTMLElement): Promise<void> {
+  const out = h('div');
+  const usage = h('div');
+  const write = can('keys.write');
+  replace(view, h('div', { class: 'title-row' }, h('h1', {}, 'API keys'), write && h('button', { type: 'button', class: 'primary', onclick: () => createKey(reload) }, 'New key')), out, can('usage.read') && [h('h2', {}, 'Usage'), usage]);
+  async function reload() {
+    const data = await attempt(out, () => get<{ api_keys: any[] }>('/api/v1/api-keys'));
+    if (data) {
+      out.replaceChildren(
+        pagedTable(
+          [
+            { label: 'Name', cell: (k) => h('strong', {}, k.name) },
+            { label: 'Active', cell: (k) => (k.active ? 'yes' : 'no') },
+            { label: 'Queries', cell: (k) => list(k.queries) || '—' },
+            { label: 'Collections', cell: (k) => list(k.collections) || '—' },
+            { label: 'Connections', cell: (k) => list(k.connections) || '—' },
+            { label: 'From role', cell: (k) => k.created_from_role ?? '—' },
+            { label: 'Expires', cell: (k) => fmtTime(k.expires_at) },
+            { label: 'Last used', cell: (k) => fmtTime(k.last_used_at) },
+            {
+              label: 'Actions',
+              cell: (k) =>
+                write &&
+                h('div', { class: 'row-actions' },
+                  h('button', { type: 'button', onclick: () => editGrants('api-keys', k.name, reload) }, 'Edit'),
+                  h('button', { type: 'button', onclick: () => rotate(k.name) }, 'Rotate'),
+                  h('button', { type: 'button', class: 'danger', onclick: () => revoke(k.name, reload) }, 'Revoke'),
+                ),
+            },
+          ],
+          data.api_keys,
+          { empty: 'No API keys yet.', label: 'API keys' },
+        ),
+      );
+    }
+    if (!can('usage.read')) return;
+    const u = await attempt(usage, () => get<{ callers: any[] }>('/api/v1/usage/quotas'));
+    if (u)
+      usage.replaceChildren(
+        pagedTable(
+          [
+            { label: 'Caller', cell: (c) => c.name },
+            { label: 'Calls today', cell: (c) => c.day?.calls ?? 0 },
+            { label: 'Rows today', cell: (c) => c.day?.rows ?? 0 },
+            { label: 'Calls this month', cell: (c) => c.month?.calls ?? 0 },
+            { label: 'Quota', cell: (c) => c.quota ?? '—' },
+            { label: 'Remaining', cell: (c) => c.remaining ?? '—' },
+          ],
+          u.callers ?? [],
+          { empty: 'No calls yet.', label: 'Usage' },
+        ),
+      );
+  }
+  await reload();
+}
+
+async function createKey(reload: () => Promise<void>): Promise<void> {
+  const roles = await get<{ roles: any[] }>('/api/v1/roles').catch(() => ({ roles: [] }));
+  const queries = await get<{ queries: any[] }>('/api/v1/queries').catch(() => ({ queries: [] }));
+  const name = h('input', { required: true, autocomplete: 'off' });
+  const role = h('select', {}, h('option', { value: '' }, '(explicit grants)'), roles.roles.map((r) => h('option', { value: r.name }, r.name)));
+  const querySelect = h('select', { multiple: true, size: Math.min(6, Math.max(2, queries.queries.length)) }, queries.queries.map((q) => h('option', { value: q.name }, q.name)));
+  const collections = h('input', { placeholder: 'reports, finance' });
+  const connections = h('input', { placeholder: 'warehouse or *' });
+  const expires = h('input', { type: 'datetime-local' });
+  const out = h('div', { 'aria-live': 'polite' });
+  let secret: string | null = null;
+  await dialog(
+    'New API key',
+    h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Name', name), field('From role', role, 'A role copies its grants; leave the grants below empty.'), field('Queries', querySelect, 'Ctrl/Cmd-click to choose several'), field('Collections', collections), field('Connections', connections), field('Expires', expires), out),
+    (close) => [
+      h('button', { type: 'button', onclick: close }, 'Cancel'),
+      h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
+        const body: Record<string, unknown> = { name: name.value.trim() };
+        if (role.value) body.role = role.value;
+        else {
+          const qs = [...querySelect.selectedOptions].map((o) => o.value);
+          if (qs.length) body.queries = qs;
+          if (collections.value) body.collections = split(collections.value);
+          if (connections.value) body.connections = split(connections.value);
+        }
+        if (expires.value) body.expires_at = new Date(expires.value).toISOString();
+        const key = await api('POST', '/api/v1/api-keys', body);
+        secret = key.secret;
+        close();
+      }) }, 'Create'),
+    ],
+  );
+  if (secret) await showSecret('Key created', secret);
+  await reload();
+}
+
+async function rotate(name: string): Promise<void> {
+  const grace = h('input', { type: 'number', min: 0, value: 60 });
+  const out = h('div', { 'aria-live': 'polite' });
+  let secret: string | null = null;
+  await dialog(`Rotate ${name}`, [h('p', {}, 'A new secret is issued; the old one keeps working for the grace period.'), field('Grace (minutes)', grace), out], (close) => [
+    h('button', { type: 'button', onclick: close }, 'Cancel'),
+    h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
+      const etag = (await request('GET', `/api/v1/api-keys/${enc(name)}`)).headers.get('etag');
+      secret = (await api('POST', `/api/v1/api-keys/${enc(name)}/rotate`, { grace_minutes: Number(grace.value) }, { headers: etag ? { 'if-match': etag } : {} })).secret;
+      close();
+    }) }, 'Rotate'),
+  ]);
+  if (secret) await showSecret('New secret', secret);
+}
+
+async function revoke(name: string, reload: () => Promise<void>): Promise<void> {
+  if (!(await confirmStep(`Revoke ${name}`, 'The key stops working at once and is removed.', 'Revoke'))) return;
+  await api('DELETE', `/api/v1/api-keys/${enc(name)}`);
+  toast(`Revoked ${name}.`);
+  await reload();
+}
+
+/** Roles: named sets of grants keys are created from. */
+export async function rolesScreen(view: HTMLElement): Promise<void> {
+  const out = h('div');
+  const write = can('roles.write');
+  replace(view, h('div', { class: 'title-row' }, h('h1', {}, 'Roles'), write && h('button', { type: 'button', class: 'primary', onclick: () => createRole(reload) }, 'New role')), out);
+  async function reload() {
+    const data = await attempt(out, () => get<{ roles: any[] }>('/api/v1/roles'));
+    if (!data) return;
+    out.replaceChildren(
+      pagedTable(
+        [
+          { label: 'Name', cell: (r) => h('strong', {}, r.name) },
+          { label: 'Description', cell: (r) => r.description ?? '' },
+          { label: 'Queries', cell: (r) => list(r.queries) || '—' },
+          { label: 'Collections', cell: (r) => list(r.collections) || '—' },
+          { label: 'Connections', cell: (r) => list(r.connections) || '—' },
+          { label: 'Actions', cell: (r) => write && h('div', { class: 'row-actions' }, h('button', { type: 'button', onclick: () => editGrants('roles', r.name, reload) }, 'Edit'), h('button', { type: 'button', class: 'danger', onclick: async () => (await confirmStep(`Delete role ${r.name}`, 'Keys made from it keep their grants.', 'Delete')) && attempt(out, async () => (await api('DELETE', `/api/v1/roles/${enc(r.name)}`), await reload())) }, 'Delete')) },
+        ],
+        data.roles,
+        { empty: 'No roles yet.', label: 'Roles' },
+      ),
+    );
+  }
+  await reload();
+}
+
+async function createRole(reload: () => Promise<void>): Promise<void> {
+  const name = h('input', { required: true });
+  const description = h('input');
+  const queries = h('input', { placeholder: 'daily sales, *' });
+  const collections = h('input');
+  const connections = h('input');
+  const out = h('div', { 'aria-live': 'polite' });
+  await dialog('New role', h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Name', name), field('Description', description), field('Queries', queries), field('Collections', collections), field('Connections', connections), out), (close) => [
+    h('button', { type: 'button', onclick: close }, 'Cancel'),
+    h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
+      const body: Record<string, unknown> = { name: name.value.trim() };
+      if (description.value) body.description = description.value;
+      for (const [k, input] of Object.entries({ queries, collections, connections })) if (input.value) body[k] = split(input.value);
+      await api('POST', '/api/v1/roles', body);
+      close();
+    }) }, 'Create'),
+  ]);
+  await reload();
+}
+
+const names = (v: unknown) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : x.name)) : []);
+
+/**
+ * Changes a key's or a role's grants (and a key's active flag and expiry) by
+ * PATCH under the ETag read first: 412 if it changed meanwhile. Grant
+ * entries with their own settings (`{name, allow_writes}`) are kept as they are.
+ */
+async function editGrants(kind: 'api-keys' | 'roles', name: string, reload: () => Promise<void>): Promise<void> {
+  const res = await request('GET', `/api/v1/${kind}/${enc(name)}`);
+  const etag = res.headers.get('etag');
+  const item = await res.json();
+  const fields = { queries: h('input', { value: names(item.queries).join(', ') }), collections: h('input', { value: names(item.collections).join(', ') }), connections: h('input', { value: names(item.connections).join(', ') }) };
+  const active = h('input', { type: 'checkbox', checked: item.active ?? true });
+  const expires = h('input', { type: 'datetime-local', value: item.expires_at ? item.expires_at.slice(0, 16) : '' });
+  const out = h('div', { 'aria-live': 'polite' });
+  await dialog(`Edit ${name}`, h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Queries', fields.queries, 'Comma-separated; * for all'), field('Collections', fields.collections), field('Connections', fields.connections), kind === 'api-keys' && [field('Active', active), field('Expires', expires, 'Empty: never')], out), (close) => [
+    h('button', { type: 'button', onclick: close }, 'Cancel'),
+    h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
+      const body: Record<string, unknown> = {};
+      for (const [k, input] of Object.entries(fields)) {
+        const wanted = split(input.value);
+        const kept = (Array.isArray(item[k]) ? item[k] : []).filter((x: any) => typeof x === 'object' && wanted.includes(x.name));
+        body[k] = [...kept, ...wanted.filter((w) => !kept.some((x: any) => x.name === w))];
+      }
+      if (kind === 'api-keys') {
+        body.active = active.checked;
+        body.expires_at = expires.value ? new Date(expires.value).toISOString() : null;
+      }
+      await api('PATCH', `/api/v1/${kind}/${enc(name)}`, body, { headers: etag ? { 'if-match': etag } : {} });
+      toast(`Saved ${name}.`);
+      close();
+    }) }, 'Save'),
+  ]);
+  await reload();
+}

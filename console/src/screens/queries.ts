@@ -1,0 +1,110 @@
+import { api, enc, get, qs } from '../api.ts';
+import { attempt, errorBox, field, fmtTime, h, pagedTable, replace, toast } from '../dom.ts';
+import { paramsEditor, type Rules } from '../params-editor.ts';
+import { sqlEditor } from '../sql-editor.ts';
+import { can } from '../state.ts';
+import { queryDetail } from './query-detail.ts';
+
+/** Saved queries: list with filters, a new query, and one query's page. */
+export async function queriesScreen(view: HTMLElement, args: string[]): Promise<void> {
+  if (args[0] === 'new') return definitionForm(view, null);
+  if (args[0]) return queryDetail(view, args[0]);
+  const search = h('input', { type: 'search', 'aria-label': 'Search' });
+  const status = h('select', { 'aria-label': 'Status' }, ['', 'published', 'unpublished', 'draft'].map((s) => h('option', { value: s }, s || 'any status')));
+  const list = h('div');
+  const load = async () => {
+    const data = await attempt(list, () => get<{ queries: any[] }>(`/api/v1/queries${qs({ search: search.value, status: status.value })}`));
+    if (!data) return;
+    list.replaceChildren(
+      pagedTable(
+        [
+          { label: 'Name', cell: (q) => h('a', { href: `#/queries/${enc(q.name)}` }, q.name) },
+          { label: 'Published', cell: (q) => (q.published_version === null ? h('span', { class: 'badge' }, 'draft') : `v${q.published_version}`) },
+          { label: 'Versions', cell: (q) => q.versions },
+          { label: 'Connection', cell: (q) => q.connection_name ?? '—' },
+          { label: 'Collection', cell: (q) => q.collection ?? '—' },
+          { label: 'Last used', cell: (q) => fmtTime(q.last_used_at) },
+        ],
+        data.queries,
+        { empty: 'No saved queries match.', label: 'Saved queries' },
+      ),
+    );
+  };
+  replace(
+    view,
+    h('div', { class: 'title-row' }, h('h1', {}, 'Saved queries'), can('queries.write') && h('a', { class: 'button primary', href: '#/queries/new' }, 'New query')),
+    h('form', { class: 'filters', onsubmit: (e: Event) => (e.preventDefault(), load()) }, field('Search', search), field('Status', status), h('button', { type: 'submit' }, 'Filter')),
+    list,
+  );
+  await load();
+}
+
+/**
+ * The definition form: for a new query (`existing` null) or a new version of
+ * one. Validate shows every problem, the parameters used and tables read.
+ */
+export async function definitionForm(view: HTMLElement, existing: any | null, onSaved?: () => void): Promise<void> {
+  const connections = await get<{ connections: Array<{ name: string }> }>('/api/v1/connections').catch(() => ({ connections: [] }));
+  const name = h('input', { value: existing?.name ?? '', required: true, disabled: existing !== null, autocomplete: 'off' });
+  const connection = h('select', {}, h('option', { value: '' }, '(none)'), connections.connections.map((c) => h('option', { value: c.name, selected: existing?.connection_name === c.name }, c.name)));
+  const description = h('input', { value: existing?.description ?? '' });
+  const collection = h('input', { value: existing?.collection ?? '', disabled: existing !== null });
+  const cacheTtl = h('input', { type: 'number', min: 0, value: existing?.cache_ttl ?? '' });
+  const editor = sqlEditor(existing?.sql ?? '');
+  const params = paramsEditor((existing?.parameters ?? {}) as Record<string, Rules>);
+  const out = h('div', { 'aria-live': 'polite' });
+  const definition = () => ({
+    sql: editor.textarea.value,
+    connection_name: connection.value || null,
+    description: description.value || null,
+    parameters: params.value(),
+    ...(cacheTtl.value !== '' ? { cache_ttl: Number(cacheTtl.value) } : {}),
+  });
+  const validate = () =>
+    attempt(out, async () => {
+      const d = definition();
+      const r = await api('POST', '/api/v1/queries/validate', { name: name.value.trim() || 'draft', ...d, connection_name: d.connection_name ?? undefined });
+      for (const undeclared of r.parameters?.undeclared ?? []) params.add(undeclared);
+      replace(
+        out,
+        h('div', { class: r.valid ? 'ok' : 'error', role: 'status', 'data-testid': 'validation' }, r.valid ? 'Valid.' : 'Not valid:', r.valid ? '' : h('ul', {}, Object.entries(r.errors ?? {}).map(([k, v]) => h('li', {}, h('code', {}, k), ': ', String(v))))),
+        h('dl', { class: 'facts' },
+          h('dt', {}, 'Dialect'), h('dd', {}, r.dialect),
+          h('dt', {}, 'Parameters used'), h('dd', {}, (r.parameters?.used ?? []).join(', ') || '—'),
+          h('dt', {}, 'Undeclared (added above)'), h('dd', {}, (r.parameters?.undeclared ?? []).join(', ') || '—'),
+          h('dt', {}, 'Tables read'), h('dd', {}, (r.tables ?? []).join(', ') || r.tables_error || '—'),
+          h('dt', {}, 'Statement'), h('dd', {}, r.statement ? `${r.statement.keyword ?? ''} ${r.statement.read ? '(read)' : '(write)'} ${r.statement.refusal ?? ''}` : '—'),
+        ),
+      );
+    });
+  const save = (publish: boolean) =>
+    attempt(out, async () => {
+      const d = definition();
+      if (existing) await api('POST', `/api/v1/queries/${enc(existing.name)}/versions`, { ...d, publish });
+      else await api('POST', '/api/v1/queries', { name: name.value.trim(), ...d, ...(collection.value ? { collection: collection.value } : {}), publish });
+      toast(publish ? 'Saved and published.' : 'Saved as a draft.');
+      if (onSaved) onSaved();
+      else location.hash = `#/queries/${enc(name.value.trim())}`;
+    });
+  replace(
+    view,
+    !existing && h('p', {}, h('a', { href: '#/queries' }, '‹ Saved queries')),
+    h('h1', {}, existing ? `New version of ${existing.name}` : 'New query'),
+    h('form', { class: 'definition', onsubmit: (e: Event) => e.preventDefault() },
+      h('div', { class: 'grid-form' }, field('Name', name), field('Connection', connection), field('Description', description), field('Collection', collection), field('Cache TTL (s)', cacheTtl)),
+      h('div', { class: 'field' }, h('span', { class: 'label' }, 'SQL (bind values as :name)'), editor.el),
+      h('h2', {}, 'Parameters'),
+      params.el,
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', onclick: validate }, 'Validate'),
+        h('button', { type: 'button', onclick: () => save(false) }, 'Save draft'),
+        h('button', { type: 'button', class: 'primary', onclick: () => save(true) }, 'Save and publish'),
+      ),
+      out,
+    ),
+  );
+}
+
+export function errorInto(el: HTMLElement, error: unknown): void {
+  replace(el, errorBox(error));
+}

@@ -1,0 +1,164 @@
+import { api, enc, get, qs, request } from '../api.ts';
+import { attempt, confirmStep, field, fmtTime, h, pagedTable, replace, toast } from '../dom.ts';
+import { cacheTable } from './ops.ts';
+import { highlight } from '../sql-editor.ts';
+import { can } from '../state.ts';
+import { historyTable } from './history.ts';
+import { definitionForm } from './queries.ts';
+
+/** One saved query: versions (publish, unpublish, roll back), run, history, flow, new version. */
+export async function queryDetail(view: HTMLElement, name: string): Promise<void> {
+  const q = await get(`/api/v1/queries/${enc(name)}`);
+  const panel = h('div', { class: 'panel' });
+  const tabs: Array<[string, () => Promise<void> | void]> = [
+    ['Versions', () => versions(panel, q, reload)],
+    ...(can('data.run') ? ([['Run', () => runPanel(panel, q)]] as Array<[string, () => void]>) : []),
+    ['History', () => historyPanel(panel, name)],
+    ['Flow', () => flow(panel, q)],
+    ...(can('cache.read') ? ([['Cache', () => cachePanel(panel, name)]] as Array<[string, () => Promise<void>]>) : []),
+    ...(can('queries.write') ? ([['New version', () => definitionForm(panel, { ...q, ...latest(q) }, reload)]] as Array<[string, () => Promise<void>]>) : []),
+  ];
+  const bar = h('div', { class: 'tabs', role: 'tablist' });
+  const open = (i: number) => {
+    for (const [j, b] of [...bar.children].entries()) b.setAttribute('aria-selected', String(i === j));
+    panel.replaceChildren();
+    void Promise.resolve(tabs[i][1]()).catch((e) => attempt(panel, () => Promise.reject(e)));
+  };
+  tabs.forEach(([label], i) => bar.appendChild(h('button', { type: 'button', role: 'tab', onclick: () => open(i) }, label)));
+  async function reload() {
+    await queryDetail(view, name);
+  }
+  replace(
+    view,
+    h('p', {}, h('a', { href: '#/queries' }, '‹ Saved queries')),
+    h('h1', {}, name),
+    h('p', { class: 'muted' }, q.description ?? '', ' ', q.published_version === null ? h('span', { class: 'badge' }, 'not published') : `Published: v${q.published_version}`, q.collection ? ` · collection ${q.collection}` : ''),
+    bar,
+    panel,
+  );
+  open(0);
+}
+
+const latest = (q: any) => q.versions[q.versions.length - 1] ?? {};
+
+function versions(panel: HTMLElement, q: any, reload: () => Promise<void>): void {
+  const write = can('queries.write');
+  const out = h('div', { 'aria-live': 'polite' });
+  const act = (work: () => Promise<unknown>, message: string) => attempt(out, async () => (await work(), toast(message), await reload()));
+  replace(
+    panel,
+    out,
+    write && q.published_version !== null && h('button', { type: 'button', onclick: () => act(() => api('POST', `/api/v1/queries/${enc(q.name)}/unpublish`), 'Unpublished.') }, 'Unpublish'),
+    pagedTable(
+      [
+        { label: 'Version', cell: (v) => `v${v.version}` },
+        { label: 'Status', cell: (v) => h('span', { class: `badge ${v.status}` }, v.status) },
+        { label: 'Created', cell: (v) => fmtTime(v.created_at) },
+        { label: 'Author', cell: (v) => v.author ?? '—' },
+        { label: 'Runs', cell: (v) => v.run_count },
+        { label: 'SQL', cell: (v) => h('pre', { class: 'sql-view' }, highlight(v.sql ?? '')) },
+        {
+          label: 'Actions',
+          cell: (v) =>
+            write &&
+            v.version !== q.published_version &&
+            h('div', { class: 'row-actions' },
+              h('button', { type: 'button', onclick: () => act(() => api('POST', `/api/v1/queries/${enc(q.name)}/publish`, { version: v.version }), `Published v${v.version}.`) }, q.published_version !== null && v.version < q.published_version ? 'Roll back to this' : 'Publish'),
+              q.versions.length > 1 && h('button', { type: 'button', class: 'danger', onclick: async () => (await confirmStep(`Delete v${v.version}`, 'This version is deleted; the others stay.', 'Delete')) && act(() => api('DELETE', `/api/v1/queries/${enc(q.name)}/versions/${v.version}`), `Deleted v${v.version}.`) }, 'Delete version'),
+            ),
+        },
+      ],
+      [...q.versions].reverse(),
+      { pageSize: 10, label: 'Versions' },
+    ),
+    write && h('button', { type: 'button', class: 'danger', onclick: async () => (await confirmStep(`Delete ${q.name}`, 'Every version is deleted.', 'Delete')) && attempt(out, async () => (await api('DELETE', `/api/v1/queries/${enc(q.name)}`), (location.hash = '#/queries'))) }, 'Delete query'),
+  );
+}
+
+const FORMATS = ['json', 'ndjson', 'csv', 'tsv', 'xml', 'yaml', 'xlsx', 'parquet'];
+
+/** A form from the version's parameters, a results grid paged by the server (X-Has-More), and downloads in every format. */
+function runPanel(panel: HTMLElement, q: any): void {
+  const versionSelect = h('select', { 'aria-label': 'Version' }, q.versions.map((v: any) => h('option', { value: v.version, selected: v.version === (q.published_version ?? latest(q).version) }, `v${v.version} (${v.status})`)));
+  const form = h('div', { class: 'grid-form' });
+  const inputs = new Map<string, HTMLInputElement>();
+  const drawForm = () => {
+    const v = q.versions.find((x: any) => String(x.version) === versionSelect.value) ?? latest(q);
+    inputs.clear();
+    replace(form, Object.entries(v.parameters ?? {}).map(([p, rules]: [string, any]) => {
+      const input = h('input', { value: rules?.default ?? '', placeholder: typeof rules === 'string' ? rules : (rules?.type ?? 'any') });
+      inputs.set(p, input);
+      return field(p, input, rules?.description);
+    }));
+  };
+  versionSelect.addEventListener('change', drawForm);
+  drawForm();
+  const pageSize = h('input', { type: 'number', min: 1, value: 10, 'aria-label': 'Page size' });
+  const format = h('select', { 'aria-label': 'Download format' }, FORMATS.map((f) => h('option', { value: f }, f)));
+  const out = h('div', { 'aria-live': 'polite' });
+  let page = 1;
+  // GET: query-string values are converted to each parameter's type by the server (a JSON body must carry them typed).
+  const url = (extra: Record<string, string | number>) => `/q/${enc(q.name)}${qs({ ...Object.fromEntries([...inputs].map(([k, i]) => [k, i.value])), version: versionSelect.value, page, page_size: pageSize.value, ...extra })}`;
+  const run = () =>
+    attempt(out, async () => {
+      const res = await request('GET', url({}), undefined, { workspace: false });
+      const data = await res.json();
+      const rows: any[] = Array.isArray(data) ? data : [];
+      const more = res.headers.get('x-has-more') === 'true';
+      const columns = rows.length ? Object.keys(rows[0]) : [];
+      replace(
+        out,
+        rows.length === 0 ? h('p', { class: 'empty' }, data.message ?? 'No results returned') : h('div', { class: 'scroll' }, h('table', { 'aria-label': 'Results', 'data-testid': 'results' }, h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, rows.map((r) => h('tr', {}, columns.map((c) => h('td', {}, r[c] === null ? h('span', { class: 'muted' }, 'null') : typeof r[c] === 'object' ? JSON.stringify(r[c]) : String(r[c])))))))),
+        h('nav', { class: 'pager', 'aria-label': 'Result pages' },
+          h('button', { type: 'button', disabled: page === 1, onclick: () => ((page -= 1), run()) }, '‹ Previous'),
+          h('span', {}, `Page ${page}${res.headers.get('x-cache') ? ` · cache ${res.headers.get('x-cache')}` : ''}`),
+          h('button', { type: 'button', disabled: !more, onclick: () => ((page += 1), run()) }, 'Next ›'),
+        ),
+      );
+    });
+  const download = () =>
+    attempt(out, async () => {
+      const res = await request('GET', url({ format: format.value }), undefined, { workspace: false });
+      const href = URL.createObjectURL(await res.blob());
+      const a = h('a', { href, download: `${q.name}.${format.value}` });
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(href), 10_000);
+      replace(out, h('p', { class: 'ok', role: 'status' }, `Downloaded ${format.value}.`));
+    });
+  replace(
+    panel,
+    h('form', { class: 'run', onsubmit: (e: Event) => (e.preventDefault(), (page = 1), run()) },
+      field('Version', versionSelect),
+      form,
+      field('Page size', pageSize),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Run'), field('Format', format), h('button', { type: 'button', onclick: download }, 'Download')),
+    ),
+    out,
+  );
+}
+
+function historyPanel(panel: HTMLElement, name: string): Promise<void> {
+  return historyTable(panel, `/api/v1/queries/${enc(name)}/history`, ['version', 'status', 'key', 'since', 'until']);
+}
+
+async function flow(panel: HTMLElement, q: any): Promise<void> {
+  const v = q.published_version ?? latest(q).version;
+  const f = await attempt(panel, () => get(`/api/v1/queries/${enc(q.name)}/versions/${v}/flow`));
+  if (!f) return;
+  replace(
+    panel,
+    h('h2', {}, `Flow of v${v}`),
+    f.error && h('p', { class: 'warning' }, f.error),
+    h('h3', {}, 'Tables'),
+    h('ul', {}, (f.tables ?? []).map((t: any) => h('li', {}, typeof t === 'string' ? t : (t.name ?? JSON.stringify(t))))),
+    (f.joins ?? []).length > 0 && [h('h3', {}, 'Joins'), h('ul', {}, f.joins.map((j: any) => h('li', {}, typeof j === 'string' ? j : JSON.stringify(j))))],
+    f.formatted_sql && [h('h3', {}, 'SQL'), h('pre', { class: 'sql-view' }, highlight(f.formatted_sql))],
+  );
+}
+
+/** This query's cached responses. */
+async function cachePanel(panel: HTMLElement, name: string): Promise<void> {
+  await cacheTable(panel, (e) => e.meta.query === name);
+}
