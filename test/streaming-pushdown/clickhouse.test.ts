@@ -1,6 +1,7 @@
 import './zone.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickhouseDriver } from '../../origin/drivers/clickhouse/driver.ts';
+import type { SluiceError } from '../../origin/errors.ts';
 import { startClickhouse, type ClickhouseServer } from '../harness/clickhouse.ts';
 import { eventually } from '../streaming/fixture.ts';
 import { LINE_FORMATS, READ_ONLY_ENV, firstDifference, jsBytes, pushedBytes, request } from './pushdown.ts';
@@ -126,6 +127,35 @@ describe('a pushed-down stream', () => {
     expect(await eventually(async () => (await mine()) === 0, 10_000)).toBe(true);
     expect(await eventually(async () => (await ch.killed()).length > 0, 10_000)).toBe(true);
     expect(await pushedBytes(driver, 'SELECT 7 AS x', 'csv')).toBe('x\r\n7\r\n');
+  });
+
+  it('past its time limit ends with a timeout and the statement ends on the server', async () => {
+    const tag = 'pushdown_timeout';
+    const lines = await driver.streamLines!({ ...request(`SELECT number AS n, '${tag}' AS tag FROM numbers(5000000)`), timeoutMs: 800 }, 'ndjson');
+    const iterator = lines!.batches[Symbol.asyncIterator]();
+    expect((await iterator.next()).done).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const error = await (async () => {
+      while (!(await iterator.next()).done);
+    })().catch((e: SluiceError) => e);
+    expect((error as SluiceError).code).toBe('timeout');
+    await lines!.close();
+    const mine = async () => (await ch.processes()).filter((p) => p.query.includes(tag)).length;
+    expect(await eventually(async () => (await mine()) === 0, 10_000)).toBe(true);
+  });
+
+  it('streams whole lines in chunks, pulled on demand', async () => {
+    const lines = await driver.streamLines!(request('SELECT number AS g FROM numbers(200000)'), 'csv');
+    let text = '';
+    let chunks = 0;
+    for await (const chunk of lines!.batches) {
+      expect(chunk.byteLength).toBeLessThan(256 * 1024);
+      text += Buffer.from(chunk).toString('utf8');
+      chunks++;
+    }
+    await lines!.close();
+    expect(text.split('\r\n').length - 1).toBe(200000);
+    expect(chunks).toBeGreaterThan(10);
   });
 
   it('aborted by its signal ends the statement too', async () => {
