@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { ClickHouseSettings } from '@clickhouse/client';
+import { codeTokens, tokenize } from '../../sql/tokenizer.ts';
 import { uniqueColumnNames } from '../column-names.ts';
 import type { StatementSource } from '../cursor.ts';
 import type { ColumnMeta, LineFormat, RunRequest } from '../types.ts';
@@ -17,7 +18,6 @@ import { renderChLinesSql } from './render.ts';
 import { OUTPUT_SETTINGS, READ_ONLY, timeLimit } from './settings.ts';
 import { queryParams, withoutFinalSemicolon, type ClickhouseSession, type StatementHost } from './statement.ts';
 import { clickhouseType } from './types.ts';
-import { codeTokens, tokenize } from '../../sql/tokenizer.ts';
 
 const CHUNK_BYTES = 64 * 1024;
 const EXCEPTION_MARKER = '\r\n__exception__\r\n';

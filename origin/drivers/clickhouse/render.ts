@@ -18,13 +18,14 @@
  *   never ClickHouse's tzdata), found by an unrolled binary search over a
  *   constant array, then the local wall clock formatted in UTC with trailing
  *   fraction zeros dropped and `±HH:MM`. DateTime64 finer than µs is declined
- *   (the JS path truncates it to µs only by parsing).
- * - String, FixedString, Enum: the bytes made valid UTF-8 (`toValidUTF8`, as
+ *   (the JS path cuts it to µs while parsing its text).
+ * - String, Enum: the bytes made valid UTF-8 (`toValidUTF8`, as
  *   output_format_json_validate_utf8 does on the JS path); csv quoting, tsv
  *   escapes and JSON.stringify's escapes spelled out with `replaceAll`.
  *   UUID: its text.
  * Declined (JS path): floats (ClickHouse's shortest digits are not JS
- * notation), Time, IPs, Array/Map/Tuple/JSON and everything else.
+ * notation), FixedString (`toString` drops its trailing zero bytes, the JS
+ * path keeps them), Time, IPs, Array/Map/Tuple/JSON and everything else.
  */
 import { formatOffset } from '../../time.ts';
 import type { LineFormat } from '../types.ts';
