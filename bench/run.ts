@@ -28,12 +28,13 @@ import { savedQuery } from './scenarios/saved-query.ts';
 import { smallQuery } from './scenarios/small-query.ts';
 import { streamCsv } from './scenarios/stream-csv.ts';
 import { streamParquet } from './scenarios/stream-parquet.ts';
+import { streamClickhouse } from './scenarios/stream-clickhouse.ts';
 import { streamPostgres } from './scenarios/stream-postgres.ts';
 
 /** Run when no scenario is named. */
 const DEFAULT: Scenario[] = [streamCsv, streamParquet, streamPostgres, smallQuery, pagedJson, savedQuery, edgeCache];
-/** Run only when named: the parts alone (serializers, driver cursors), the exports and the console's load. */
-const EXTRA: Scenario[] = [formats, drivers, exportS3, exportLocal, mcp, mongoStream, consoleLoad];
+/** Run only when named: the parts alone (serializers, driver cursors), the exports, the other engines' streams and the console's load. */
+const EXTRA: Scenario[] = [formats, drivers, exportS3, exportLocal, mcp, mongoStream, streamClickhouse, consoleLoad];
 const SCENARIOS = [...DEFAULT, ...EXTRA];
 
 const { values, positionals } = parseArgs({

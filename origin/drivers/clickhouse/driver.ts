@@ -1,8 +1,9 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { openCursor } from '../cursor.ts';
 import { PooledDriver } from '../pooled.ts';
-import type { ConnectionSettings, DriverEnv, RowCursor, RunRequest } from '../types.ts';
+import type { ConnectionSettings, DriverEnv, LineFormat, LineStream, RowCursor, RunRequest } from '../types.ts';
 import { clickhouseCatalog, type CatalogHandle } from './catalog.ts';
+import { ClickhouseLines } from './lines.ts';
 import { userSettings } from './settings.ts';
 import { ClickhouseStatement, type ClickhouseSession, type StatementHost } from './statement.ts';
 
@@ -89,6 +90,27 @@ export class ClickhouseDriver extends PooledDriver<ClickhouseSession, CatalogHan
   async run(request: RunRequest): Promise<RowCursor> {
     const session = await this.sessionForStatement();
     return openCursor(new ClickhouseStatement(this, session, request, this.readOnly(request)), {
+      request,
+      fail: (error) => this.statementFailed(error),
+      isTimeout: (error) => (error as { code?: unknown }).code === TIMEOUT_EXCEEDED,
+    });
+  }
+
+  /**
+   * The push-down (render.ts, lines.ts): ClickHouse writes each row as the
+   * finished line and streams it as `RawBLOB`. Null, having run nothing, for
+   * a column type without an exact rendering or a statement that cannot be
+   * described or wrapped.
+   */
+  async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
+    const session = await this.sessionOrNull();
+    if (!session) return null;
+    const source = new ClickhouseLines(this, session, request, format, this.readOnly(request));
+    if (!(await source.plan())) {
+      await source.finish();
+      return null;
+    }
+    return openCursor(source, {
       request,
       fail: (error) => this.statementFailed(error),
       isTimeout: (error) => (error as { code?: unknown }).code === TIMEOUT_EXCEEDED,
