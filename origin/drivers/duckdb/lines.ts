@@ -18,6 +18,21 @@ export interface LinePlan {
  * doubt; the statement's own errors surface when the JS path runs it.
  */
 export async function duckLinePlan(connection: DuckDBConnection, request: RunRequest, format: LineFormat): Promise<LinePlan | null> {
+  return duckWrappedPlan(connection, request, (types, names) =>
+    renderLinesSql(request.text, types, format, uniqueColumnNames(names).map((name) => JSON.stringify(name))),
+  );
+}
+
+/**
+ * What the line and parquet push-downs share: prepares the statement
+ * (nothing runs) to learn its columns, builds its wrapping with `wrap`, and
+ * prepares that too. Null when `wrap` declines, or on any other doubt.
+ */
+export async function duckWrappedPlan(
+  connection: DuckDBConnection,
+  request: RunRequest,
+  wrap: (types: DuckDBType[], names: string[]) => string | null,
+): Promise<LinePlan | null> {
   try {
     const prepared = await connection.prepare(request.text);
     let types: DuckDBType[];
@@ -28,8 +43,7 @@ export async function duckLinePlan(connection: DuckDBConnection, request: RunReq
     } finally {
       prepared.destroySync();
     }
-    const keys = uniqueColumnNames(names).map((name) => JSON.stringify(name));
-    const text = renderLinesSql(request.text, types, format, keys);
+    const text = wrap(types, names);
     if (!text) return null;
     (await connection.prepare(text)).destroySync();
     const columns = names.map((name, i) => {

@@ -1,17 +1,17 @@
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DuckDBConnection, DuckDBInstance, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { uniqueColumnNames } from '../column-names.ts';
 import type { StatementSource } from '../cursor.ts';
 import { collectYoungGarbage } from '../../native-memory.ts';
 import type { ColumnMeta, RunRequest } from '../types.ts';
 import { connectSession, createInstance, type InstanceSpec } from './instances.ts';
+import { duckWrappedPlan } from './lines.ts';
 import { DECLINED, parquetSelectSql } from './parquet-sql.ts';
 import { OUT_OF_MEMORY, STREAM_MEMORY_PER_THREAD_MB, holdPipeSlot, memoryBytes } from './pipe.ts';
 import { sqlString } from './render.ts';
 import { plansAsStream, useFineScanTasks } from './scan-tasks.ts';
-import { duckType } from './types.ts';
 
 /**
  * A result DuckDB writes itself as a parquet file (`Driver.streamParquet`):
@@ -42,27 +42,8 @@ export interface ParquetPlan {
 
 /** Prepares the statement (nothing runs) and its typed wrapping; null on any doubt (the JS path then runs it and reports its errors). */
 export async function duckParquetPlan(connection: DuckDBConnection, request: RunRequest, rowGroupRows: (columns: number) => number): Promise<ParquetPlan | null> {
-  try {
-    const prepared = await connection.prepare(request.text);
-    let types: DuckDBType[];
-    let names: string[];
-    try {
-      types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i));
-      names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
-    } finally {
-      prepared.destroySync();
-    }
-    const text = parquetSelectSql(request.text, types, uniqueColumnNames(names));
-    if (!text) return null;
-    (await connection.prepare(text)).destroySync();
-    const columns = names.map((name, i) => {
-      const type = duckType(types[i]);
-      return { name, dbType: type.name, kind: type.kind };
-    });
-    return { columns, text, rowGroupRows: rowGroupRows(columns.length) };
-  } catch {
-    return null;
-  }
+  const plan = await duckWrappedPlan(connection, request, (types, names) => parquetSelectSql(request.text, types, uniqueColumnNames(names)));
+  return plan && { ...plan, rowGroupRows: rowGroupRows(plan.columns.length) };
 }
 
 const READ_CHUNK = 256 * 1024;
