@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
 
 /** Debian's chromium (scripts/services.sh installs it); never a downloaded browser. */
@@ -13,6 +15,23 @@ function chromiumPath(): string {
 export async function launch(): Promise<Browser> {
   // As root, chromium's sandbox cannot start; the pages are our own console on loopback.
   return chromium.launch({ executablePath: chromiumPath(), args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+}
+
+/** The pictures in README and docs/reference/console.md. */
+const SHOTS = fileURLToPath(new URL('../../docs/console/', import.meta.url));
+
+/**
+ * Takes a screenshot every run (the page must render to one), but writes it
+ * over the docs' picture only with SLUICE_CONSOLE_SHOTS=1, so a test run
+ * leaves the tree as it found it.
+ */
+export async function shot(page: Page, name: string): Promise<void> {
+  if (process.env.SLUICE_CONSOLE_SHOTS !== '1') {
+    await page.screenshot();
+    return;
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}${name}.png` });
 }
 
 export interface Watched {

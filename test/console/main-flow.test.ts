@@ -1,26 +1,19 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { launch, openScreen, settle, signIn, watchedPage } from './browser.ts';
+import { launch, openScreen, settle, shot, signIn, watchedPage } from './browser.ts';
 
 const ADMIN_KEY = 'console-main-flow-admin-key-0001';
-/** Screenshots for README and docs/reference/console.md, made by this test. */
-const SHOTS = fileURLToPath(new URL('../../docs/console/', import.meta.url));
 let origin: Origin;
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   [origin, browser] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY } }), launch()]);
 });
 afterAll(async () => {
   await browser?.close();
   await origin?.stop();
 });
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}${name}.png` });
 
 describe('console main flow', () => {
   it('signs in, creates a connection and a query, publishes it, makes a key for it, sees its run, and revokes the key', async () => {

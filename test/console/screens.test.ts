@@ -1,14 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { launch, openScreen, settle, signIn, watchedPage } from './browser.ts';
+import { launch, openScreen, settle, shot, signIn, watchedPage } from './browser.ts';
 
 const ADMIN_KEY = 'console-screens-admin-key-0001';
-const SHOTS = fileURLToPath(new URL('../../docs/console/', import.meta.url));
 /** Every screen in the navigation, as an owner sees it. */
 const SCREENS = ['Overview', 'Connections', 'Saved queries', 'Collections', 'API keys', 'Roles', 'History', 'Metrics', 'Live runs', 'Destinations', 'Exports', 'Cache', 'Audit log', 'Alerts', 'Administrators', 'Workspaces', 'Configuration', 'Settings'];
 /** Controls that change something: an auditor is offered none of them. */
@@ -95,9 +93,9 @@ describe('every console screen', () => {
     await openScreen(page, 'Audit log');
     await page.getByRole('button', { name: 'Verify chain' }).click();
     expect(await page.getByTestId('verdict').textContent()).toMatch(/^Chain intact/);
-    await page.screenshot({ path: `${SHOTS}audit.png` });
+    await shot(page, 'audit');
     await openScreen(page, 'API keys');
-    await page.screenshot({ path: `${SHOTS}keys.png` });
+    await shot(page, 'keys');
 
     // The examples tour: installed from the overview, each key's secret shown once.
     await openScreen(page, 'Overview');
@@ -221,7 +219,7 @@ describe('every console screen', () => {
     await page.getByTestId('config-result').waitFor();
     await page.getByRole('button', { name: 'Dry run' }).click();
     await page.getByRole('heading', { name: 'Dry run' }).waitFor();
-    await page.screenshot({ path: `${SHOTS}configuration.png` });
+    await shot(page, 'configuration');
 
     // The workspace switcher: calls then go to /w/team/api/v1/...
     await page.getByRole('combobox', { name: 'Workspace' }).selectOption('team');
@@ -285,7 +283,7 @@ describe('every console screen', () => {
     expect(await page.locator('nav.side').isVisible()).toBe(false);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: `${SHOTS}phone-dark.png` });
+    await shot(page, 'phone-dark');
     expect(problems).toEqual([]);
   });
 
