@@ -18,6 +18,8 @@ export interface CacheKeyParts {
   format: string;
   page: number;
   pageSize: number;
+  /** An MCP tool's page also counts the rows after it (its answer says how many): kept apart from plain pages. */
+  countBeyond?: number;
 }
 
 /** Bumped if the key's recipe changes, so old entries are never read under a new meaning. */
@@ -29,7 +31,8 @@ export async function cacheKey(parts: CacheKeyParts): Promise<string> {
 
 /** The text whose SHA-256 is the key (the origin hashes it synchronously with node:crypto, off Web Crypto's promise). */
 export function cacheKeyText(parts: CacheKeyParts): string {
-  return canonicalJson([KEY_RECIPE, parts.query, parts.version, parts.connection, parts.params, parts.format, parts.page, parts.pageSize]);
+  const recipe = [KEY_RECIPE, parts.query, parts.version, parts.connection, parts.params, parts.format, parts.page, parts.pageSize];
+  return canonicalJson(parts.countBeyond === undefined ? recipe : [...recipe, parts.countBeyond]);
 }
 
 /**

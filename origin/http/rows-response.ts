@@ -25,6 +25,8 @@ export async function pageResponse(
     'X-Page-Size': String(paging.pageSize),
     'X-Has-More': String(run.hasMore),
   };
+  // Only an MCP tool's page counts them (Paging.countBeyond); "N+" when counting stopped at its bound.
+  if (run.leftOut) headers['X-Rows-Left-Out'] = `${run.leftOut.rows}${run.leftOut.more ? '+' : ''}`;
   if (run.rows.length === 0 && format === 'json') {
     return { response: c.json({ message: 'No results returned' }, 200, headers), serializationMs: 0 };
   }

@@ -11,6 +11,8 @@ import { INT_MAX } from '../../shared/parameters/convert.ts';
 export interface Paging {
   page: number;
   pageSize: number;
+  /** Count up to this many rows after the page (an MCP tool's note): the engine pages the cursor, the statement is not rewritten. */
+  countBeyond?: number;
 }
 
 export interface PlannedStatement {
@@ -52,6 +54,7 @@ export function plan(
   if (!paging) return { ...render(sql, markers, dialect, params), skip: 0, take: null, probe: false };
   const start = (paging.page - 1) * paging.pageSize;
   const rewritable =
+    paging.countBeyond === undefined &&
     scan.kind !== 'unknown' &&
     statement.length > 0 &&
     [limit ?? 0, offset + start + paging.pageSize + 1].every(Number.isSafeInteger) &&

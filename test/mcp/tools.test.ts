@@ -123,13 +123,14 @@ describe('calling a saved query', () => {
     expect(await recordedOf(env.origin, [client.requestIds.at(-1)!], ADMIN)).toEqual([]);
   });
 
-  it('cuts the rows at SLUICE_MCP_MAX_ROWS, saying how to stream them all from /q', async () => {
+  it('cuts the rows at SLUICE_MCP_MAX_ROWS, saying how many it left out and how to stream them all from /q', async () => {
     const { secret } = await makeKey(env.origin, { collections: [COLLECTION] });
     const result = await (await connect(key(secret))).call(FILMS);
-    const content = result.structuredContent as { rows: unknown[]; truncated: boolean; fetch_all: string };
+    const content = result.structuredContent as { rows: unknown[]; truncated: boolean; rows_left_out: number; fetch_all: string };
     expect(content.rows).toEqual([{ id: 1, title: 'Alpha' }, { id: 2, title: 'Beta' }]);
     expect(content.truncated).toBe(true);
-    expect(textOf(result)).toContain('left out');
+    expect(content.rows_left_out).toBe(1);
+    expect(textOf(result)).toContain('Only the first 2 rows are returned (the limit here is 2); 1 more row was left out.');
     const url = new URL(/https?:\/\/\S+/.exec(content.fetch_all)![0]);
     expect(url.pathname).toBe(`/q/${FILMS}`);
     expect(url.searchParams.get('stream')).toBe('true');
@@ -190,7 +191,7 @@ describe('execute_sql, list_connections and list_tables', () => {
     const { secret } = await makeKey(env.origin, { connections: [env.pg], allow_writes: true, allowed_tables: ['films', 'notes'] });
     const client = await connect(key(secret));
     const read = await client.call('execute_sql', { sql: 'select id from films order by id', connection_name: env.pg });
-    expect(read.structuredContent).toMatchObject({ rows: [{ id: 1 }, { id: 2 }], truncated: true });
+    expect(read.structuredContent).toMatchObject({ rows: [{ id: 1 }, { id: 2 }], truncated: true, rows_left_out: 1 });
     const write = await client.call('execute_sql', { sql: "insert into notes (note) values ('no')", connection_name: env.pg });
     expect(write.isError).toBe(true);
     expect(await env.db.query('select count(*)::int as n from notes')).toEqual([{ n: 0 }]);
@@ -201,6 +202,21 @@ describe('execute_sql, list_connections and list_tables', () => {
     expect(ungranted.isError).toBe(true);
     const bad = await client.call('execute_sql', { connection_name: env.pg, extra: 1 });
     expect(Object.keys((bad.structuredContent as any).errors).sort()).toEqual(['extra', 'sql']);
+  });
+
+  it('count the rows they leave out up to 100,000, then say "more than"', async () => {
+    const { secret } = await makeKey(env.origin, { connections: [env.pg] });
+    const client = await connect(key(secret));
+    const count = async (n: number) => {
+      const result = await client.call('execute_sql', { sql: `select i from generate_series(1, ${n}) as s(i)`, connection_name: env.pg });
+      return [(result.structuredContent as { rows_left_out: unknown }).rows_left_out, textOf(result)] as const;
+    };
+    const [exact, exactText] = await count(100_002);
+    expect(exact).toBe(100_000);
+    expect(exactText).toContain('; 100000 more rows were left out.');
+    const [bound, boundText] = await count(100_003);
+    expect(bound).toBe('more than 100000');
+    expect(boundText).toContain('; more than 100000 rows after them were left out.');
   });
 
   it('list the granted connections and their tables, with their descriptions', async () => {

@@ -9,7 +9,7 @@ import { respondCached } from '../../http/respond-cached.ts';
 import { respondRows, respondSource } from '../../http/respond-rows.ts';
 import { tablesOf, usableConnections } from '../../services/mcp/connections.ts';
 import { mcpRowOptions } from '../../services/mcp/options.ts';
-import { errorResult, rowsResult, valueResult } from '../../services/mcp/result.ts';
+import { type RowsOutcome, errorResult, rowsResult, valueResult } from '../../services/mcp/result.ts';
 import { prepareQueryRun } from '../../services/queries/run.ts';
 import { documentRows } from '../../services/run/run-documents.ts';
 import { prepareAdhocRun } from '../../services/run/adhoc.ts';
@@ -95,10 +95,15 @@ export async function callConnectionsTool(c: Context<AppEnv>): Promise<CallToolR
   return valueResult(`${usable.length} connection${usable.length === 1 ? '' : 's'} you may run SQL on.`, { connections: usable });
 }
 
-/** A page answer's rows (JSON objects; an empty result answers `{message}`) and whether more rows exist. */
-async function pageOf(response: Response): Promise<{ rows: Record<string, unknown>[]; truncated: boolean }> {
+/** A page answer's rows (JSON objects; an empty result answers `{message}`), whether more rows exist and how many. */
+async function pageOf(response: Response): Promise<Pick<RowsOutcome, 'rows' | 'truncated' | 'leftOut'>> {
   const body: unknown = JSON.parse(await response.text());
-  return { rows: Array.isArray(body) ? body : [], truncated: response.headers.get('x-has-more') === 'true' };
+  const leftOut = /^(\d+)(\+?)$/.exec(response.headers.get('x-rows-left-out') ?? '');
+  return {
+    rows: Array.isArray(body) ? body : [],
+    truncated: response.headers.get('x-has-more') === 'true',
+    leftOut: leftOut ? { rows: Number(leftOut[1]), more: leftOut[2] === '+' } : null,
+  };
 }
 
 /** Zod's problems by argument name, one line each (unknown arguments named too). */

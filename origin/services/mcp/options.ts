@@ -3,12 +3,21 @@ import type { Env } from '../../env.ts';
 import { type RowOptions, parseRowOptions, rowLimits } from '../run/options.ts';
 
 /**
+ * Rows counted after a cut tool result, so its note can say how many were
+ * left out: past this many it says "more than", so that a call on a huge
+ * table does not read all of it.
+ */
+export const MCP_COUNT_BEYOND = 100_000;
+
+/**
  * The row options of an MCP tool call: one page of JSON rows, as many as
  * SLUICE_MCP_MAX_ROWS allows, never more than a page may hold
- * (SLUICE_MAX_PAGE_SIZE, or the key's `max_rows` when lower); the server's
- * timeout lowered by the key's `query_timeout`, as on `/q`.
+ * (SLUICE_MAX_PAGE_SIZE, or the key's `max_rows` when lower), the rows after
+ * it counted; the server's timeout lowered by the key's `query_timeout`, as
+ * on `/q`.
  */
 export function mcpRowOptions(env: Pick<Env, 'SLUICE_MCP_MAX_ROWS' | 'SLUICE_MAX_PAGE_SIZE' | 'SLUICE_QUERY_TIMEOUT' | 'SLUICE_STREAM_MAX_ROWS'>, caller: Pick<Caller, 'key'>): RowOptions {
   const limits = rowLimits(env, caller);
-  return parseRowOptions({ format: 'json', page_size: Math.min(env.SLUICE_MCP_MAX_ROWS, limits.maxPageSize) }, {}, limits);
+  const options = parseRowOptions({ format: 'json', page_size: Math.min(env.SLUICE_MCP_MAX_ROWS, limits.maxPageSize) }, {}, limits);
+  return { ...options, paging: { ...options.paging!, countBeyond: MCP_COUNT_BEYOND } };
 }

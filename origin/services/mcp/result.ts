@@ -1,10 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { LeftOut } from '../run/window.ts';
 
 /** Rows a tool call read, at most `cap` of them. */
 export interface RowsOutcome {
   rows: Record<string, unknown>[];
   /** More rows exist than were returned. */
   truncated: boolean;
+  /** How many, when counted. */
+  leftOut: LeftOut | null;
   cap: number;
   /** How to fetch every row (a `/q` URL with `stream=true`, or the `/execute_sql` call); said when truncated. */
   fetchAll: string;
@@ -12,16 +15,22 @@ export interface RowsOutcome {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+function leftOutText(leftOut: LeftOut | null): string {
+  if (!leftOut) return 'the rows after them were left out';
+  return leftOut.more ? `more than ${plural(leftOut.rows, 'row')} after them were left out` : `${plural(leftOut.rows, 'more row')} ${leftOut.rows === 1 ? 'was' : 'were'} left out`;
+}
+
 /**
  * A tool's rows for an agent: `structuredContent` holds them (`rows`,
- * `row_count`, `truncated`, and when cut a `note` and `fetch_all`); the text
+ * `row_count`, `truncated`, and when cut `rows_left_out` (a number, or
+ * `"more than N"`), a `note` and `fetch_all`); the text
  * content is a short summary, then the same rows as JSON for clients that
  * only pass text on (the MCP specification asks for both).
  */
 export function rowsResult(what: string, outcome: RowsOutcome): CallToolResult {
   const count = outcome.rows.length;
   const note = outcome.truncated
-    ? `Only the first ${plural(count, 'row')} are returned (the limit here is ${outcome.cap}); the rows after them were left out. To fetch them all: ${outcome.fetchAll}`
+    ? `Only the first ${plural(count, 'row')} are returned (the limit here is ${outcome.cap}); ${leftOutText(outcome.leftOut)}. To fetch them all: ${outcome.fetchAll}`
     : null;
   const summary = note ? `${what}: ${note}` : `${what}: ${plural(count, 'row')}.`;
   return {
@@ -33,9 +42,14 @@ export function rowsResult(what: string, outcome: RowsOutcome): CallToolResult {
       rows: outcome.rows,
       row_count: count,
       truncated: outcome.truncated,
-      ...(note ? { note, fetch_all: outcome.fetchAll } : {}),
+      ...(note ? { rows_left_out: leftOutValue(outcome.leftOut), note, fetch_all: outcome.fetchAll } : {}),
     },
   };
+}
+
+function leftOutValue(leftOut: LeftOut | null): number | string | null {
+  if (!leftOut) return null;
+  return leftOut.more ? `more than ${leftOut.rows}` : leftOut.rows;
 }
 
 /** A value as text content plus the same value as structured content. */

@@ -13,7 +13,7 @@ import { projectedFields } from '../documents/query.ts';
 import { openSpool } from '../documents/spool.ts';
 import type { RowOptions } from './options.ts';
 import type { PageRun, StreamBody, StreamRun } from './run-sql.ts';
-import { capRows } from './window.ts';
+import { type WindowedPage, capRows, readPage } from './window.ts';
 
 /**
  * The run engine for document queries (`POST /execute_mongo`, saved queries
@@ -61,35 +61,33 @@ export const documentRows = (deps: AppDeps, input: DocumentRunInput) => ({
   stream: () => runDocumentStream(deps, input),
 });
 
-/** Finds one page within the query's own `skip`/`limit` window, reading one document more to learn whether another page exists. */
+/**
+ * Finds one page within the query's own `skip`/`limit` window, reading one
+ * document more to learn whether another page exists (or, for an MCP tool's
+ * note, counting up to `countBeyond` documents after the page).
+ */
 export async function runDocumentPage(deps: AppDeps, input: DocumentRunInput): Promise<PageRun> {
   const paging = input.options.paging!;
   const before = (paging.page - 1) * paging.pageSize;
   const remaining = input.query.limit > 0 ? input.query.limit - before : Number.POSITIVE_INFINITY;
   const take = Math.max(0, Math.min(paging.pageSize, remaining));
   const probe = remaining > take;
-  const query = { ...input.query, skip: input.query.skip + before, limit: take + (probe ? 1 : 0) };
-  const started = await start(deps, input, query, take === 0);
-  const documents: DocumentFields[] = [];
+  const past = probe ? 1 + (paging.countBeyond ?? 0) : 0;
+  const query = { ...input.query, skip: input.query.skip + before, limit: Math.min(remaining, take + past) };
+  const started = await start(deps, input, query, take + past === 0);
+  let page: WindowedPage<DocumentFields> = { rows: [], hasMore: false };
   let ok = false;
   try {
-    if (started.cursor) {
-      for await (const batch of started.cursor.batches) {
-        documents.push(...batch);
-        if (documents.length > take) break;
-      }
-    }
+    if (started.cursor) page = await readPage(started.cursor.batches, { skip: 0, take, probe, countBeyond: paging.countBeyond });
     ok = true;
   } finally {
     await started.cursor?.close();
-    started.end(ok, Math.min(documents.length, take));
+    started.end(ok, page.rows.length);
   }
-  const hasMore = documents.length > take;
-  if (hasMore) documents.length = take;
   const fields = new FieldSet(projectedFields(input.query.projection));
-  for (const document of documents) fields.add(document);
+  for (const document of page.rows) fields.add(document);
   const columns = fields.columns();
-  return { connection: started.connection, dialect: 'mongodb', columns, rows: documents.map(rowMaker(columns)), hasMore };
+  return { connection: started.connection, dialect: 'mongodb', columns, ...page, rows: page.rows.map(rowMaker(columns)) };
 }
 
 /** Runs a find for streaming, in the format's shape; the cursor is closed and the run counted when the consumer finishes, fails or stops. */

@@ -9,7 +9,7 @@ import type { RequestScope } from '../../observability/request-context.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import type { RowOptions } from './options.ts';
 import { type StatementAccess, checkStatement, sqlDriver } from './statement.ts';
-import { capRows, readPage } from './window.ts';
+import { type WindowedPage, capRows, readPage } from './window.ts';
 
 export interface RunInput {
   sql: string;
@@ -38,10 +38,7 @@ interface RunBase {
   columns: ColumnMeta[];
 }
 
-export interface PageRun extends RunBase {
-  rows: Value[][];
-  hasMore: boolean;
-}
+export interface PageRun extends RunBase, WindowedPage {}
 
 /**
  * Rows as values for the format's serializer, the finished lines' bytes when
@@ -77,7 +74,7 @@ export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> 
     const page = await readPage(started.opened.cursor.batches, started.window);
     ok = true;
     rows = page.rows.length;
-    return { ...started.base, rows: page.rows, hasMore: page.hasMore };
+    return { ...started.base, ...page };
   } finally {
     await started.opened.cursor.close();
     deps.usage.record(started.base.connection, { ok, rows, durationMs: performance.now() - started.t0 });
@@ -193,7 +190,7 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
       opened,
       t0,
       observed,
-      window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe },
+      window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe, countBeyond: input.options.paging?.countBeyond },
     };
   } catch (err) {
     deps.usage.record(name, { ok: false, rows: 0, durationMs: performance.now() - t0 });

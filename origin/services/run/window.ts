@@ -1,32 +1,54 @@
 import type { Value } from '../../values.ts';
 
-export interface WindowedPage {
-  rows: Value[][];
+export interface WindowedPage<T = Value[]> {
+  rows: T[];
   hasMore: boolean;
+  /** With `countBeyond`: the rows after the page, counted but not kept. */
+  leftOut?: LeftOut;
+}
+
+/** Rows left out of a page: `rows` exactly, or more than `rows` when counting stopped at its bound. */
+export interface LeftOut {
+  rows: number;
+  more: boolean;
+}
+
+export interface PageWindow {
+  skip: number;
+  take: number;
+  /** Read past the page to learn whether another page exists. */
+  probe: boolean;
+  /** With `probe`: count up to this many rows after the page (MCP's note of what it left out). */
+  countBeyond?: number;
 }
 
 /**
  * Reads one page from a batch stream: discards `skip` rows, keeps `take`, and
- * with `probe` reads one row more to learn whether another page exists. Stops
- * pulling as soon as it knows, so the rest of the cursor is never fetched.
+ * with `probe` reads one row more to learn whether another page exists (or,
+ * with `countBeyond`, counts the rows after the page without keeping them).
+ * Stops pulling as soon as it knows, so the rest of the cursor is never fetched.
  */
-export async function readPage(batches: AsyncIterable<Value[][]>, window: { skip: number; take: number; probe: boolean }): Promise<WindowedPage> {
-  const rows: Value[][] = [];
+export async function readPage<T = Value[]>(batches: AsyncIterable<T[]>, window: PageWindow): Promise<WindowedPage<T>> {
+  const rows: T[] = [];
+  const counting = window.probe && window.countBeyond !== undefined;
+  // Rows to read past the page before stopping.
+  const past = window.probe ? 1 + (window.countBeyond ?? 0) : 0;
   let toSkip = window.skip;
-  const wanted = window.take + (window.probe ? 1 : 0);
-  if (wanted === 0) return { rows, hasMore: false };
+  let beyond = 0;
+  if (window.take + past === 0) return { rows, hasMore: false };
   for await (const batch of batches) {
-    let start = 0;
+    let i = 0;
     if (toSkip > 0) {
-      start = Math.min(toSkip, batch.length);
-      toSkip -= start;
+      i = Math.min(toSkip, batch.length);
+      toSkip -= i;
     }
-    for (let i = start; i < batch.length && rows.length < wanted; i++) rows.push(batch[i]);
-    if (rows.length >= wanted) break;
+    for (; i < batch.length && rows.length < window.take; i++) rows.push(batch[i]);
+    beyond += batch.length - i;
+    if (rows.length === window.take && beyond >= past) break;
   }
-  const hasMore = rows.length > window.take;
-  if (hasMore) rows.length = window.take;
-  return { rows, hasMore };
+  const page: WindowedPage<T> = { rows, hasMore: window.probe && beyond > 0 };
+  if (counting) page.leftOut = beyond >= past ? { rows: past - 1, more: true } : { rows: beyond, more: false };
+  return page;
 }
 
 /** Passes batches through, ending once `max` rows have gone by; `capped()` tells whether it cut. */
