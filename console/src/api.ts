@@ -78,3 +78,6 @@ export function qs(params: Record<string, string | number | undefined | null>): 
 }
 
 export const enc = encodeURIComponent;
+
+/** The `If-Match` an edit sends with the ETag read before it: a change made meanwhile is then a 412, not overwritten. */
+export const ifMatch = (etag: string | null): CallOptions => ({ headers: etag ? { 'if-match': etag } : {} });

@@ -10,7 +10,7 @@ const ADMIN_KEY = 'console-screens-admin-key-0001';
 /** Every screen in the navigation, as an owner sees it. */
 const SCREENS = ['Overview', 'Connections', 'Saved queries', 'Collections', 'API keys', 'Roles', 'History', 'Metrics', 'Live runs', 'Destinations', 'Exports', 'Cache', 'Audit log', 'Alerts', 'Administrators', 'Workspaces', 'Configuration', 'Settings'];
 /** Controls that change something: an auditor is offered none of them. */
-const WRITE_CONTROLS = /^(New .*|Edit|Delete.*|Remove|Revoke|Rotate|Test|Publish|Unpublish|Roll back.*|Save.*|Evict.*|Rename|Run now|Rewind|Issue token|New version|Run|Apply|Dry run|Load current|Check|Forget…|Add or change|Install examples|Remove examples)$/;
+const WRITE_CONTROLS = /^(New .*|Edit.*|Import descriptions|Delete.*|Remove|Revoke|Rotate|Test|Publish|Unpublish|Roll back.*|Save.*|Evict.*|Rename|Run now|Rewind|Issue token|New version|Run|Apply|Dry run|Load current|Check|Forget…|Add or change|Install examples|Remove examples)$/;
 
 let origin: Origin;
 let browser: Browser;
@@ -89,6 +89,9 @@ describe('every console screen', () => {
     expect(seen['Saved queries']).toContain('New query');
     expect(seen['API keys']).toEqual(expect.arrayContaining(['New key', 'Revoke', 'Rotate']));
     expect(seen['query Versions']).toContain('Delete query');
+    expect(seen.schema).toEqual(expect.arrayContaining(['Import descriptions', 'Edit notes']));
+    expect(seen.Destinations).toContain('Edit');
+    expect(seen.Exports).toEqual(expect.arrayContaining(['Edit', 'Rewind']));
     expect(Object.keys(seen)).toContain('query Run');
     await openScreen(page, 'Audit log');
     await page.getByRole('button', { name: 'Verify chain' }).click();

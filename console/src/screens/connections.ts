@@ -1,6 +1,7 @@
-import { api, enc, get, request } from '../api.ts';
+import { api, enc, get, ifMatch, request } from '../api.ts';
 import { askReason, attempt, dialog, errorBox, field, fmtTime, h, pagedTable, parseJson, replace, toast } from '../dom.ts';
 import { can } from '../state.ts';
+import { schemaScreen } from './schema.ts';
 
 interface Connection {
   name: string;
@@ -16,7 +17,7 @@ interface Connection {
   updated_at?: string;
 }
 
-/** Connections: list, create, test, edit, delete with a reason, schema browser, deleted ones. */
+/** Connections: list, create, test, edit, delete with a reason, schema browser (schema.ts), deleted ones. */
 export async function connectionsScreen(view: HTMLElement, args: string[]): Promise<void> {
   if (args[0] === 'schema' && args[1]) return schemaScreen(view, args[1]);
   const list = h('div');
@@ -90,7 +91,8 @@ async function remove(name: string, reload: () => Promise<void>): Promise<void> 
   await reload();
 }
 
-const DB_TYPES = ['postgres', 'mysql', 'duckdb', 'sqlite'];
+// Every type the API takes (services/connections/fields.ts): an edited connection keeps its own.
+const DB_TYPES = ['postgres', 'mysql', 'duckdb', 'sqlite', 'mongodb', 'clickhouse', 'jdbc', 'h2'];
 
 /** Create (null) or edit form; the password shows as stored (`********` keeps it). */
 async function editor(existing: Connection | null, reload: () => Promise<void>): Promise<void> {
@@ -125,8 +127,7 @@ async function editor(existing: Connection | null, reload: () => Promise<void>):
       }) }, 'Test'),
       h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
         if (existing) {
-          const res = await fetchEtag(existing.name);
-          await api('PATCH', `/api/v1/connections/${enc(existing.name)}`, body(), { headers: res ? { 'if-match': res } : {} });
+          await api('PATCH', `/api/v1/connections/${enc(existing.name)}`, body(), ifMatch(await fetchEtag(existing.name)));
         } else await api('POST', '/api/v1/connections', body());
         toast('Saved.');
         close();
@@ -138,26 +139,4 @@ async function editor(existing: Connection | null, reload: () => Promise<void>):
 
 async function fetchEtag(name: string): Promise<string | null> {
   return (await request('GET', `/api/v1/connections/${enc(name)}`)).headers.get('etag');
-}
-
-/** Tables and columns with their descriptions. */
-async function schemaScreen(view: HTMLElement, name: string): Promise<void> {
-  const out = h('div');
-  replace(view, h('p', {}, h('a', { href: '#/connections' }, '‹ Connections')), h('h1', {}, `Schema of ${name}`), out);
-  const schema = await attempt(out, () => get(`/api/v1/connections/${enc(name)}/schema`));
-  if (!schema) return;
-  const tables: any[] = schema.tables ?? (Array.isArray(schema) ? schema : []);
-  replace(
-    out,
-    tables.length === 0 && h('p', { class: 'empty' }, 'No tables.'),
-    pagedTable(
-      [
-        { label: 'Table', cell: (t) => h('strong', {}, [t.schema, t.name ?? t.table].filter(Boolean).join('.')) },
-        { label: 'Description', cell: (t) => t.description ?? '' },
-        { label: 'Columns', cell: (t) => h('ul', { class: 'columns' }, (t.columns ?? []).map((c: any) => h('li', {}, h('code', {}, c.name), ' ', h('span', { class: 'muted' }, c.type ?? ''), c.description ? ` — ${c.description}` : ''))) },
-      ],
-      tables,
-      { pageSize: 10, label: 'Tables' },
-    ),
-  );
 }

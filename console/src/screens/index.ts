@@ -1,7 +1,8 @@
 import { adminsScreen, workspacesScreen } from './admins.ts';
 import { configScreen } from './config.ts';
 import { connectionsScreen } from './connections.ts';
-import { destinationsScreen, exportsScreen } from './delivery.ts';
+import { destinationsScreen } from './destinations.ts';
+import { exportsScreen } from './exports.ts';
 import { historyScreen } from './history.ts';
 import { homeScreen } from './home.ts';
 import { keysScreen, rolesScreen } from './keys.ts';

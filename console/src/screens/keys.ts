@@ -1,11 +1,11 @@
-import { api, enc, get, request } from '../api.ts';
+import { api, enc, get, ifMatch, request } from '../api.ts';
 import { attempt, confirmStep, dialog, field, fmtTime, h, pagedTable, replace, showSecret, toast } from '../dom.ts';
 import { can } from '../state.ts';
+import { grantFields, limitFields, split } from './grant-limits.ts';
 
 const list = (v: unknown) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : x.name)).join(', ') : '');
-const split = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
 
-/** API keys: create (from grants or a role), the secret shown once, rotate with a grace, revoke, usage. */
+/** API keys: create (from grants or a role), the secret shown once, edit grants and limits, rotate with a grace, revoke, usage. */
 export async function keysScreen(view: HTMLElement): Promise<void> {
   const out = h('div');
   const usage = h('div');
@@ -22,6 +22,7 @@ export async function keysScreen(view: HTMLElement): Promise<void> {
             { label: 'Queries', cell: (k) => list(k.queries) || '—' },
             { label: 'Collections', cell: (k) => list(k.collections) || '—' },
             { label: 'Connections', cell: (k) => list(k.connections) || '—' },
+            { label: 'Limits', cell: (k) => limitsSummary(k) },
             { label: 'From role', cell: (k) => k.created_from_role ?? '—' },
             { label: 'Expires', cell: (k) => fmtTime(k.expires_at) },
             { label: 'Last used', cell: (k) => fmtTime(k.last_used_at) },
@@ -71,11 +72,12 @@ async function createKey(reload: () => Promise<void>): Promise<void> {
   const collections = h('input', { placeholder: 'reports, finance' });
   const connections = h('input', { placeholder: 'warehouse or *' });
   const expires = h('input', { type: 'datetime-local' });
+  const limits = limitFields(null);
   const out = h('div', { 'aria-live': 'polite' });
   let secret: string | null = null;
   await dialog(
     'New API key',
-    h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Name', name), field('From role', role, 'A role copies its grants; leave the grants below empty.'), field('Queries', querySelect, 'Ctrl/Cmd-click to choose several'), field('Collections', collections), field('Connections', connections), field('Expires', expires), out),
+    h('form', { onsubmit: (e: Event) => e.preventDefault() }, h('div', { class: 'grid-form' }, field('Name', name), field('From role', role, 'A role copies its grants and limits; leave those below empty.'), field('Queries', querySelect, 'Ctrl/Cmd-click to choose several'), field('Collections', collections), field('Connections', connections), field('Expires', expires)), limits.el, out),
     (close) => [
       h('button', { type: 'button', onclick: close }, 'Cancel'),
       h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
@@ -86,6 +88,7 @@ async function createKey(reload: () => Promise<void>): Promise<void> {
           if (qs.length) body.queries = qs;
           if (collections.value) body.collections = split(collections.value);
           if (connections.value) body.connections = split(connections.value);
+          Object.assign(body, limits.value());
         }
         if (expires.value) body.expires_at = new Date(expires.value).toISOString();
         const key = await api('POST', '/api/v1/api-keys', body);
@@ -106,7 +109,7 @@ async function rotate(name: string): Promise<void> {
     h('button', { type: 'button', onclick: close }, 'Cancel'),
     h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
       const etag = (await request('GET', `/api/v1/api-keys/${enc(name)}`)).headers.get('etag');
-      secret = (await api('POST', `/api/v1/api-keys/${enc(name)}/rotate`, { grace_minutes: Number(grace.value) }, { headers: etag ? { 'if-match': etag } : {} })).secret;
+      secret = (await api('POST', `/api/v1/api-keys/${enc(name)}/rotate`, { grace_minutes: Number(grace.value) }, ifMatch(etag))).secret;
       close();
     }) }, 'Rotate'),
   ]);
@@ -149,16 +152,14 @@ export async function rolesScreen(view: HTMLElement): Promise<void> {
 async function createRole(reload: () => Promise<void>): Promise<void> {
   const name = h('input', { required: true });
   const description = h('input');
-  const queries = h('input', { placeholder: 'daily sales, *' });
-  const collections = h('input');
-  const connections = h('input');
+  const grants = grantFields(null);
+  const limits = limitFields(null);
   const out = h('div', { 'aria-live': 'polite' });
-  await dialog('New role', h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Name', name), field('Description', description), field('Queries', queries), field('Collections', collections), field('Connections', connections), out), (close) => [
+  await dialog('New role', h('form', { onsubmit: (e: Event) => e.preventDefault() }, h('div', { class: 'grid-form' }, field('Name', name), field('Description', description), grants.el), limits.el, out), (close) => [
     h('button', { type: 'button', onclick: close }, 'Cancel'),
     h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
-      const body: Record<string, unknown> = { name: name.value.trim() };
+      const body: Record<string, unknown> = { name: name.value.trim(), ...grants.value(), ...limits.value() };
       if (description.value) body.description = description.value;
-      for (const [k, input] of Object.entries({ queries, collections, connections })) if (input.value) body[k] = split(input.value);
       await api('POST', '/api/v1/roles', body);
       close();
     }) }, 'Create'),
@@ -166,35 +167,35 @@ async function createRole(reload: () => Promise<void>): Promise<void> {
   await reload();
 }
 
-const names = (v: unknown) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : x.name)) : []);
+/** A key's own limits, in a few words. */
+function limitsSummary(k: any): string {
+  const parts = [k.allowed_ips && `from ${k.allowed_ips.join(', ')}`, k.rate_limit, k.quota, k.max_rows && `${k.max_rows} rows`, k.allow_writes && 'writes'];
+  return parts.filter(Boolean).join(' · ') || '—';
+}
 
 /**
- * Changes a key's or a role's grants (and a key's active flag and expiry) by
- * PATCH under the ETag read first: 412 if it changed meanwhile. Grant
- * entries with their own settings (`{name, allow_writes}`) are kept as they are.
+ * Changes a key's or a role's grants, limits and write settings (and a key's
+ * active flag and expiry) by PATCH under the ETag read first: 412 if it
+ * changed meanwhile.
  */
 async function editGrants(kind: 'api-keys' | 'roles', name: string, reload: () => Promise<void>): Promise<void> {
   const res = await request('GET', `/api/v1/${kind}/${enc(name)}`);
   const etag = res.headers.get('etag');
   const item = await res.json();
-  const fields = { queries: h('input', { value: names(item.queries).join(', ') }), collections: h('input', { value: names(item.collections).join(', ') }), connections: h('input', { value: names(item.connections).join(', ') }) };
+  const grants = grantFields(item);
+  const limits = limitFields(item);
   const active = h('input', { type: 'checkbox', checked: item.active ?? true });
   const expires = h('input', { type: 'datetime-local', value: item.expires_at ? item.expires_at.slice(0, 16) : '' });
   const out = h('div', { 'aria-live': 'polite' });
-  await dialog(`Edit ${name}`, h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Queries', fields.queries, 'Comma-separated; * for all'), field('Collections', fields.collections), field('Connections', fields.connections), kind === 'api-keys' && [field('Active', active), field('Expires', expires, 'Empty: never')], out), (close) => [
+  await dialog(`Edit ${name}`, h('form', { onsubmit: (e: Event) => e.preventDefault() }, h('div', { class: 'grid-form' }, grants.el, kind === 'api-keys' && [field('Active', active), field('Expires', expires, 'Empty: never')]), limits.el, out), (close) => [
     h('button', { type: 'button', onclick: close }, 'Cancel'),
     h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
-      const body: Record<string, unknown> = {};
-      for (const [k, input] of Object.entries(fields)) {
-        const wanted = split(input.value);
-        const kept = (Array.isArray(item[k]) ? item[k] : []).filter((x: any) => typeof x === 'object' && wanted.includes(x.name));
-        body[k] = [...kept, ...wanted.filter((w) => !kept.some((x: any) => x.name === w))];
-      }
+      const body: Record<string, unknown> = { ...grants.value(), ...limits.value() };
       if (kind === 'api-keys') {
         body.active = active.checked;
         body.expires_at = expires.value ? new Date(expires.value).toISOString() : null;
       }
-      await api('PATCH', `/api/v1/${kind}/${enc(name)}`, body, { headers: etag ? { 'if-match': etag } : {} });
+      await api('PATCH', `/api/v1/${kind}/${enc(name)}`, body, ifMatch(etag));
       toast(`Saved ${name}.`);
       close();
     }) }, 'Save'),

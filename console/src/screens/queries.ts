@@ -3,6 +3,7 @@ import { attempt, errorBox, field, fmtTime, h, pagedTable, replace, toast } from
 import { paramsEditor, type Rules } from '../params-editor.ts';
 import { sqlEditor } from '../sql-editor.ts';
 import { can } from '../state.ts';
+import { filterMarkers, mongoFields } from './mongo-fields.ts';
 import { queryDetail } from './query-detail.ts';
 
 /** Saved queries: list with filters, a new query, and one query's page. */
@@ -42,19 +43,27 @@ export async function queriesScreen(view: HTMLElement, args: string[]): Promise<
 /**
  * The definition form: for a new query (`existing` null) or a new version of
  * one. Validate shows every problem, the parameters used and tables read.
+ * A MongoDB connection's query is a find (collection, filter, projection,
+ * sort) instead of SQL: the form shows the fields of the connection chosen.
  */
 export async function definitionForm(view: HTMLElement, existing: any | null, onSaved?: () => void): Promise<void> {
-  const connections = await get<{ connections: Array<{ name: string }> }>('/api/v1/connections').catch(() => ({ connections: [] }));
+  const connections = await get<{ connections: Array<{ name: string; db: string }> }>('/api/v1/connections').catch(() => ({ connections: [] }));
   const name = h('input', { value: existing?.name ?? '', required: true, disabled: existing !== null, autocomplete: 'off' });
   const connection = h('select', {}, h('option', { value: '' }, '(none)'), connections.connections.map((c) => h('option', { value: c.name, selected: existing?.connection_name === c.name }, c.name)));
   const description = h('input', { value: existing?.description ?? '' });
   const collection = h('input', { value: existing?.collection ?? '', disabled: existing !== null });
   const cacheTtl = h('input', { type: 'number', min: 0, value: existing?.cache_ttl ?? '' });
   const editor = sqlEditor(existing?.sql ?? '');
+  const mongo = mongoFields(existing);
+  const sqlField = h('div', { class: 'field' }, h('span', { class: 'label' }, 'SQL (bind values as :name)'), editor.el);
+  const isMongo = () => connections.connections.find((c) => c.name === connection.value)?.db === 'mongodb';
+  const showFields = () => ((sqlField.hidden = isMongo()), (mongo.el.hidden = !isMongo()));
+  connection.addEventListener('change', showFields);
+  showFields();
   const params = paramsEditor((existing?.parameters ?? {}) as Record<string, Rules>);
   const out = h('div', { 'aria-live': 'polite' });
   const definition = () => ({
-    sql: editor.textarea.value,
+    ...(isMongo() ? mongo.value() : { sql: editor.textarea.value }),
     connection_name: connection.value || null,
     description: description.value || null,
     parameters: params.value(),
@@ -64,6 +73,10 @@ export async function definitionForm(view: HTMLElement, existing: any | null, on
     attempt(out, async () => {
       const d = definition();
       const r = await api('POST', '/api/v1/queries/validate', { name: name.value.trim() || 'draft', ...d, connection_name: d.connection_name ?? undefined });
+      if (isMongo()) {
+        const used = filterMarkers((d as Record<string, unknown>).mongo_filter);
+        r.parameters = { used, undeclared: used.filter((p) => !(p in d.parameters)) };
+      }
       for (const undeclared of r.parameters?.undeclared ?? []) params.add(undeclared);
       replace(
         out,
@@ -92,7 +105,8 @@ export async function definitionForm(view: HTMLElement, existing: any | null, on
     h('h1', {}, existing ? `New version of ${existing.name}` : 'New query'),
     h('form', { class: 'definition', onsubmit: (e: Event) => e.preventDefault() },
       h('div', { class: 'grid-form' }, field('Name', name), field('Connection', connection), field('Description', description), field('Collection', collection), field('Cache TTL (s)', cacheTtl)),
-      h('div', { class: 'field' }, h('span', { class: 'label' }, 'SQL (bind values as :name)'), editor.el),
+      sqlField,
+      mongo.el,
       h('h2', {}, 'Parameters'),
       params.el,
       h('div', { class: 'actions' },

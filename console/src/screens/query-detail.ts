@@ -4,6 +4,7 @@ import { cacheTable } from './ops.ts';
 import { highlight } from '../sql-editor.ts';
 import { can } from '../state.ts';
 import { historyTable } from './history.ts';
+import { mongoSummary } from './mongo-fields.ts';
 import { definitionForm } from './queries.ts';
 
 /** One saved query: versions (publish, unpublish, roll back), run, history, flow, new version. */
@@ -56,7 +57,7 @@ function versions(panel: HTMLElement, q: any, reload: () => Promise<void>): void
         { label: 'Created', cell: (v) => fmtTime(v.created_at) },
         { label: 'Author', cell: (v) => v.author ?? '—' },
         { label: 'Runs', cell: (v) => v.run_count },
-        { label: 'SQL', cell: (v) => h('pre', { class: 'sql-view' }, highlight(v.sql ?? '')) },
+        { label: 'Definition', cell: (v) => h('pre', { class: 'sql-view' }, v.query_type === 'mongo' ? mongoSummary(v) : highlight(v.sql ?? '')) },
         {
           label: 'Actions',
           cell: (v) =>
