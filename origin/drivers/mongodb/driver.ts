@@ -1,4 +1,4 @@
-import { type FindCursor, MongoClient } from 'mongodb';
+import type { FindCursor, MongoClient } from 'mongodb';
 import { SluiceError } from '../../errors.ts';
 import { type Outcome, type StatementSource, openCursor } from '../cursor.ts';
 import { connectionFailed } from '../failures.ts';
@@ -26,8 +26,7 @@ const isUnreachable = (error: unknown) => error instanceof Error && UNREACHABLE.
 export class MongoDriver implements DocumentDriver {
   readonly type = 'mongodb' as const;
   private readonly redactor: Redactor;
-  private client: MongoClient | null = null;
-  private config: ClientConfig | null = null;
+  private client: Promise<{ client: MongoClient; config: ClientConfig }> | null = null;
   private open = 0;
   private busy = 0;
 
@@ -39,23 +38,30 @@ export class MongoDriver implements DocumentDriver {
     this.redactor = createRedactor(settings.password, uri?.password);
   }
 
-  /** The client, made on first use (a bad URI or option fails the statement that needed it). */
-  private connect(): { client: MongoClient; config: ClientConfig } {
-    if (!this.client || !this.config) {
+  /**
+   * The client, made on first use (a bad URI or option fails the statement
+   * that needed it, and the next one tries again). The official driver is
+   * loaded then too: ~20 MiB an origin without MongoDB connections never holds.
+   */
+  private connect(): Promise<{ client: MongoClient; config: ClientConfig }> {
+    this.client ??= (async () => {
       const config = clientConfig(this.settings, this.env);
+      const { MongoClient } = await import('mongodb');
       const client = new MongoClient(config.uri, config.options);
       client.on('connectionCreated', () => this.open++);
       client.on('connectionClosed', () => this.open--);
       client.on('connectionCheckedOut', () => this.busy++);
       client.on('connectionCheckedIn', () => this.busy--);
-      this.client = client;
-      this.config = config;
-    }
-    return { client: this.client, config: this.config };
+      return { client, config };
+    })().catch((error: unknown) => {
+      this.client = null;
+      throw error;
+    });
+    return this.client;
   }
 
-  private databaseOf(name?: string) {
-    const { client, config } = this.connect();
+  private async databaseOf(name?: string): Promise<Db> {
+    const { client, config } = await this.connect();
     return client.db(name ?? config.database);
   }
 
@@ -71,7 +77,7 @@ export class MongoDriver implements DocumentDriver {
   async find(request: DocumentRequest): Promise<DocumentCursor> {
     let db;
     try {
-      db = this.databaseOf();
+      db = await this.databaseOf();
     } catch (error) {
       throw this.failed(error);
     }
@@ -91,12 +97,12 @@ export class MongoDriver implements DocumentDriver {
   }
 
   schema(options: { database?: string; maxColumns: number }): Promise<SchemaListing> {
-    return this.read(() => listSchema(this.databaseOf(options.database), options.maxColumns));
+    return this.read(async () => listSchema(await this.databaseOf(options.database), options.maxColumns));
   }
 
   databases(): Promise<string[]> {
     return this.read(async () => {
-      const { databases } = await this.databaseOf().admin().listDatabases({ nameOnly: true });
+      const { databases } = await (await this.databaseOf()).admin().listDatabases({ nameOnly: true });
       return databases.map((d) => d.name).sort();
     }).catch((error) => Promise.reject(connectionFailed(error, this.redactor)));
   }
@@ -107,11 +113,11 @@ export class MongoDriver implements DocumentDriver {
   }
 
   tableDdl(table: string): Promise<string> {
-    return this.read(() => collectionDdl(this.databaseOf(), table));
+    return this.read(async () => collectionDdl(await this.databaseOf(), table));
   }
 
   async test(): Promise<void> {
-    await this.read(() => this.databaseOf().command({ ping: 1 })).catch((error) => Promise.reject(connectionFailed(error, this.redactor)));
+    await this.read(async () => (await this.databaseOf()).command({ ping: 1 })).catch((error) => Promise.reject(connectionFailed(error, this.redactor)));
   }
 
   idleSessions(): number {
@@ -119,10 +125,10 @@ export class MongoDriver implements DocumentDriver {
   }
 
   async close(): Promise<void> {
-    const client = this.client;
+    const made = this.client;
     this.client = null;
-    this.config = null;
-    await client?.close().catch(() => {});
+    const opened = await made?.catch(() => null);
+    await opened?.client.close().catch(() => {});
   }
 }
 

@@ -18,7 +18,7 @@ const rpcError = (c: Context<AppEnv>, status: 400 | 404, code: number, message: 
 export const mcpRoute = new Hono<AppEnv>();
 
 async function handle(c: Context<AppEnv>): Promise<Response> {
-  const sessions = mcpSessions(c.get('deps'));
+  const sessions = await mcpSessions(c.get('deps'));
   const owner = ownerOf(c.get('caller'));
   const id = c.req.header('mcp-session-id');
   const options = { authInfo: authInfoOf(c), parsedBody: c.req.method === 'POST' ? await messageOf(c) : undefined };

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type ServerNotification, type ServerRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { SluiceError } from '../../errors.ts';
 import { clientSignal } from '../../http/client-signal.ts';
@@ -11,6 +11,7 @@ import { mcpRowOptions } from '../../services/mcp/options.ts';
 import { errorResult } from '../../services/mcp/result.ts';
 import { type McpTool, toolsFor } from '../../services/mcp/tools.ts';
 import { callConnectionsTool, callQueryTool, callSqlTool, callTablesTool } from './call-tools.ts';
+import type { McpSdk } from './sdk.ts';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -24,9 +25,9 @@ export function authInfoOf(c: Context<AppEnv>): AuthInfo {
   return { token: '', clientId: c.get('caller').name, scopes: [], extra: { context: c } };
 }
 
-function contextOf(extra: Extra): Context<AppEnv> {
+function contextOf(sdk: McpSdk, extra: Extra): Context<AppEnv> {
   const c = extra.authInfo?.extra?.context as Context<AppEnv> | undefined;
-  if (!c) throw new McpError(ErrorCode.InternalError, 'No request context');
+  if (!c) throw new sdk.McpError(sdk.ErrorCode.InternalError, 'No request context');
   return c;
 }
 
@@ -45,17 +46,17 @@ export interface SessionTools {
  * list is the caller's, worked out on every `tools/list`, which the
  * high-level `McpServer` with its fixed registrations cannot do).
  */
-export function createMcpServer(version: string, tools: SessionTools): Server {
-  const server = new Server({ name: 'sluice', version }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+export function createMcpServer(sdk: McpSdk, version: string, tools: SessionTools): Server {
+  const server = new sdk.Server({ name: 'sluice', version }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
 
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
-    const listed = await callerTools(contextOf(extra));
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async (_request, extra) => {
+    const listed = await callerTools(contextOf(sdk, extra));
     tools.listed = new Map(listed.map((tool) => [tool.name, tool]));
     return { tools: listed.map(wireTool) };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const c = contextOf(extra);
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const c = contextOf(sdk, extra);
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const signal = AbortSignal.any([clientSignal(c), extra.signal]);
@@ -64,10 +65,10 @@ export function createMcpServer(version: string, tools: SessionTools): Server {
       if (name === 'list_tables') return await callTablesTool(c, args);
       if (name === 'list_connections') return await callConnectionsTool(c);
       const query = await queryOfTool(c, tools, name);
-      if (query === null) throw unknownTool(name);
+      if (query === null) throw unknownTool(sdk, name);
       return await callQueryTool(c, query, args, signal);
     } catch (err) {
-      return failure(c, name, err);
+      return failure(sdk, c, name, err);
     }
   });
   return server;
@@ -94,7 +95,7 @@ async function queryOfTool(c: Context<AppEnv>, tools: SessionTools, name: string
   return tool?.query ?? null;
 }
 
-const unknownTool = (name: string) => new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+const unknownTool = (sdk: McpSdk, name: string) => new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${name}`);
 
 /**
  * A refusal or failure as a tool error the agent can act on: the message and
@@ -102,10 +103,10 @@ const unknownTool = (name: string) => new McpError(ErrorCode.InvalidParams, `Unk
  * tool (a protocol error, as MCP asks). Anything unexpected is logged under
  * the request id and answered opaquely: driver messages can carry secrets.
  */
-function failure(c: Context<AppEnv>, name: string, err: unknown): CallToolResult {
-  if (err instanceof McpError) throw err;
+function failure(sdk: McpSdk, c: Context<AppEnv>, name: string, err: unknown): CallToolResult {
+  if (err instanceof sdk.McpError) throw err;
   if (err instanceof SluiceError) {
-    if (err.code === 'query_not_found') throw unknownTool(name);
+    if (err.code === 'query_not_found') throw unknownTool(sdk, name);
     return errorResult(err.message, err.extras as { errors?: Record<string, string>; detail?: unknown });
   }
   const error = err as Error;

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Caller } from '../../access/caller.ts';
 import { accessDirectory } from '../../access/directory.ts';
 import type { AppDeps } from '../../deps.ts';
 import { queryChanges } from '../../services/queries/definition-cache.ts';
+import { type McpSdk, loadMcpSdk } from './sdk.ts';
 import { type SessionTools, createMcpServer } from './server.ts';
 
 /** A session unused this long is closed (its client starts a new one). */
@@ -49,7 +50,10 @@ export class McpSessions {
   private timer: NodeJS.Timeout | undefined;
   private stamp = '';
 
-  constructor(private readonly deps: AppDeps) {}
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly sdk: McpSdk,
+  ) {}
 
   /** The session `id` when `owner` holds it. */
   find(id: string, owner: string): Session | undefined {
@@ -62,9 +66,9 @@ export class McpSessions {
   /** A transport for a new session of `owner`; kept only once its `initialize` succeeds. */
   start(owner: string): { transport: WebStandardStreamableHTTPServerTransport; discardUnlessKept(): void } {
     const tools: SessionTools = { listed: new Map() };
-    const server = createMcpServer(this.deps.version, tools);
+    const server = createMcpServer(this.sdk, this.deps.version, tools);
     let session: Session | undefined;
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new this.sdk.Transport({
       sessionIdGenerator: randomUUID,
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
@@ -127,13 +131,13 @@ export class McpSessions {
 
 const leastRecentlyUsed = (entries: Array<[string, Session]>): string => entries.reduce((a, b) => (b[1].lastUsed < a[1].lastUsed ? b : a))[0];
 
-const registries = new WeakMap<AppDeps, McpSessions>();
+const registries = new WeakMap<AppDeps, Promise<McpSessions>>();
 
-/** The sessions of an app (one per `AppDeps`: the main port and SLUICE_MCP_PORT share them). */
-export function mcpSessions(deps: AppDeps): McpSessions {
+/** The sessions of an app (one per `AppDeps`: the main port and SLUICE_MCP_PORT share them), made with the SDK on the first `/mcp` request. */
+export function mcpSessions(deps: AppDeps): Promise<McpSessions> {
   let registry = registries.get(deps);
   if (!registry) {
-    registry = new McpSessions(deps);
+    registry = loadMcpSdk().then((sdk) => new McpSessions(deps, sdk));
     registries.set(deps, registry);
   }
   return registry;
