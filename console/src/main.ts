@@ -108,6 +108,8 @@ function route(): void {
   const [path = '', ...args] = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const screen = SCREENS.find((s) => s.path === (path || 'home')) ?? SCREENS.find((s) => s.path === 'home')!;
   document.body.classList.remove('nav-open');
+  // A dialog belongs to the screen it was opened on: going elsewhere (a link, Back) cancels it.
+  for (const open of document.querySelectorAll<HTMLDialogElement>('dialog[open]')) open.close();
   const toastRegion = document.getElementById('toast');
   if (toastRegion) toastRegion.textContent = '';
   for (const link of document.querySelectorAll('nav.side a')) {

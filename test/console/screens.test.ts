@@ -301,4 +301,17 @@ describe('every console screen', () => {
     await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
     expect(await page.evaluate(() => location.hash)).toBe('#/history');
   });
+
+  it('cancels an open dialog when the address moves to another screen (Back)', async () => {
+    const { page, problems } = await watchedPage(browser);
+    await signIn(page, origin.url, ADMIN_KEY);
+    await openScreen(page, 'Roles');
+    await openScreen(page, 'API keys');
+    await page.getByRole('button', { name: 'New key' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Roles', level: 1 }).waitFor();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+  });
 });
