@@ -6,7 +6,7 @@ import { openCursor } from '../cursor.ts';
 import { duckCatalog } from './catalog.ts';
 import { connectSession, leaseInstance, type InstanceLease, type InstanceSpec } from './instances.ts';
 import { duckLinePlan } from './lines.ts';
-import { DuckParquetFile } from './parquet-file.ts';
+import { DuckParquetFile, PARQUET_FILE_THREADS } from './parquet-file.ts';
 import { DuckPipeLines, pipeAvailable } from './pipe.ts';
 import { plansAsStream } from './scan-tasks.ts';
 import { DuckLines, DuckRows } from './statement.ts';
@@ -200,7 +200,7 @@ export class DuckdbDriver extends PooledDriver<DuckSession, DuckDBConnection> {
   async streamParquet(request: RunRequest, options: ParquetOptions): Promise<ParquetStream | null> {
     // Between pipeAvailable and the source's construction nothing may wait.
     if (!(await pipeAvailable(this.streamSpec))) return null;
-    const source = new DuckParquetFile(this.streamSpec, request, options.rowGroupRows, options.path ?? null);
+    const source = new DuckParquetFile({ ...this.streamSpec, threads: PARQUET_FILE_THREADS }, request, options.rowGroupRows, options.path ?? null);
     const cursor = await openCursor(source, { request, fail: (error) => queryFailed(error, this.redactor) });
     if (source.declined) {
       await cursor.close();
