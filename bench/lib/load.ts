@@ -16,13 +16,14 @@ export interface LoadTarget {
   /** A JSON body sent with POST; none: a GET. */
   body?: unknown;
   /**
-   * Builds a connection's request instead (a POST with a JSON body unless
-   * said otherwise), once, from the per-connection context autocannon
-   * keeps: an MCP session per connection. Requests built so go through
-   * autocannon's per-request path, which costs the load generator more
-   * than a fixed request: compare them only with targets built so too.
+   * Builds each request instead (a POST with a JSON body unless said
+   * otherwise), through autocannon's per-request path (`setupRequest`),
+   * which costs the load generator more than a fixed request: compare
+   * targets built so only with targets built so too. autocannon resets its
+   * context before every request of a one-request sequence, so nothing
+   * carries over from one request to the next on a connection.
    */
-  perConnection?: (context: Record<string, unknown>) => { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown };
+  perRequest?: () => { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown };
 }
 
 function run(target: LoadTarget, connections: number, seconds: number): Promise<autocannon.Result> {
@@ -30,18 +31,14 @@ function run(target: LoadTarget, connections: number, seconds: number): Promise<
     autocannon(
       {
         url: target.url,
-        ...(target.perConnection
+        ...(target.perRequest
           ? {
               method: 'POST' as const,
               requests: [
                 {
-                  setupRequest: (request: autocannon.Request, context: object) => {
-                    const built = context as Record<string, unknown> & { prepared?: autocannon.Request };
-                    if (!built.prepared) {
-                      const { method = 'POST', headers, body } = target.perConnection!(built);
-                      built.prepared = { ...request, method, headers: { ...request.headers, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
-                    }
-                    return built.prepared;
+                  setupRequest: (request: autocannon.Request) => {
+                    const { method = 'POST', headers, body } = target.perRequest!();
+                    return { ...request, method, headers: { ...request.headers, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
                   },
                 },
               ],

@@ -30,20 +30,22 @@ async function openSession(url: string): Promise<string> {
 }
 
 /**
- * `tools/call` of the lookup tool. Each autocannon connection is one client
- * with its own session, sending one call at a time (as a client awaiting
- * its answers does), so its request, JSON-RPC id included, is built once.
+ * `tools/call` of the lookup tool, built for each request: the sessions
+ * taken in turn (as many as connections, so each carries about one call at a
+ * time, as a client awaiting its answers does), each call with a JSON-RPC id
+ * of its own, since MCP forbids reusing an id within a session while a call
+ * is in flight (calls a finished load test left in flight still hold theirs).
  */
 function toolCalls(url: string, sessions: string[]): LoadTarget {
-  let nextSession = 0;
+  let calls = 0;
   return {
     url,
-    perConnection: (context) => {
-      context.request ??= {
-        headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': sessions[nextSession++ % sessions.length], 'mcp-protocol-version': '2025-06-18' },
-        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: QUERY, arguments: { id: ID } } },
+    perRequest: () => {
+      calls++;
+      return {
+        headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': sessions[calls % sessions.length], 'mcp-protocol-version': '2025-06-18' },
+        body: { jsonrpc: '2.0', id: calls, method: 'tools/call', params: { name: QUERY, arguments: { id: ID } } },
       };
-      return context.request as { headers: Record<string, string>; body: unknown };
     },
   };
 }
@@ -76,7 +78,7 @@ export const mcp: Scenario = {
       });
       if (saved.status !== 201) throw new Error(`saving ${QUERY}: ${saved.status} ${await saved.text()}`);
       // Built the same way as the tool calls, so the load generator spends the same on both.
-      const q: LoadTarget = { url: `${origin.url}/q/${QUERY}?id=${ID}`, perConnection: () => ({ method: 'GET', headers: {} }) };
+      const q: LoadTarget = { url: `${origin.url}/q/${QUERY}?id=${ID}`, perRequest: () => ({ method: 'GET', headers: {} }) };
       for (const connections of [1, 32]) {
         /** Two load tests, one after the other, at this concurrency. */
         const inOrder = async (first: LoadTarget, second: LoadTarget): Promise<LoadResult[]> => [
@@ -120,7 +122,7 @@ export const mcp: Scenario = {
       title: 'MCP tool calls against GET /q of the same saved query',
       method: [
         `One saved query on PostgreSQL, \`select * from ${LOOKUP_TABLE} where id = :id\` (\`id\` an integer parameter, min 1, no cache), published; its tool called through \`POST /mcp\` (\`tools/call\` with \`{id: ${ID}}\`, one row back) and the same query through \`GET /q/${QUERY}?id=${ID}\`, at 1 and 32 connections (no API key, access log at info into a file).`,
-        'Each autocannon connection is one MCP client with its own session (initialize and notifications/initialized made before the load), one call at a time; answers are JSON (the transport’s JSON response mode). Both targets give autocannon a request built once per connection (its `setupRequest` path), so the load generator, on the same cores, spends the same on each.',
+        'As many MCP sessions as connections (initialize and notifications/initialized made before the load), taken in turn by the calls, each call with a JSON-RPC id of its own; answers are JSON (the transport’s JSON response mode). Both targets give autocannon a request built for each request (its `setupRequest` path), so the load generator, on the same cores, spends about the same on each.',
         `autocannon in the bench process on the same cores: a 2 s warm-up of each, then ${ctx.runs} rounds of ${ctx.seconds} s of each (which goes first alternates); rates and latencies are medians of the rounds, the ratio of the rates the median of the rounds' own ratios.`,
       ],
       figures,
