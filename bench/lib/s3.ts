@@ -15,7 +15,7 @@ const REGION = 'us-east-1';
 
 /** The origin's multipart settings (origin/object-storage/s3.ts), so the baseline uploads the way it does. */
 export const PART_SIZE = 8 * 2 ** 20;
-export const QUEUE_SIZE = 3;
+export const QUEUE_SIZE = 2;
 
 // As the origin does (object-storage/s3.ts): the SDK's multi-line notice about Node 22 would break into the bench's output.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
