@@ -1,11 +1,25 @@
 import type { Context } from 'hono';
 import { serializerFor, type Format } from '../formats/index.ts';
 import type { PageRun, StreamRun } from '../services/run/run-sql.ts';
+import type { LeftOut } from '../services/run/window.ts';
 import { streamBytes } from '../services/run/stream-bytes.ts';
 import type { AppEnv } from './context.ts';
 
 /** Formats that are files rather than documents: always offered as a download. */
 const ATTACHMENT_FORMATS: ReadonlySet<Format> = new Set(['xlsx', 'parquet']);
+
+/**
+ * Where a page carries its count of the rows left out after it (only an MCP
+ * tool's page counts them: Paging.countBeyond), so that the count survives
+ * the response cache: "N", or "N+" when counting stopped at its bound.
+ */
+const LEFT_OUT_HEADER = 'X-Rows-Left-Out';
+
+/** The count a page answer carries, or null when it counted none. */
+export function leftOutOf(response: Response): LeftOut | null {
+  const count = /^(\d+)(\+?)$/.exec(response.headers.get(LEFT_OUT_HEADER) ?? '');
+  return count ? { rows: Number(count[1]), more: count[2] === '+' } : null;
+}
 
 export interface PageResponse {
   response: Response;
@@ -25,8 +39,7 @@ export async function pageResponse(
     'X-Page-Size': String(paging.pageSize),
     'X-Has-More': String(run.hasMore),
   };
-  // Only an MCP tool's page counts them (Paging.countBeyond); "N+" when counting stopped at its bound.
-  if (run.leftOut) headers['X-Rows-Left-Out'] = `${run.leftOut.rows}${run.leftOut.more ? '+' : ''}`;
+  if (run.leftOut) headers[LEFT_OUT_HEADER] = `${run.leftOut.rows}${run.leftOut.more ? '+' : ''}`;
   if (run.rows.length === 0 && format === 'json') {
     return { response: c.json({ message: 'No results returned' }, 200, headers), serializationMs: 0 };
   }

@@ -7,6 +7,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { requestScopeOf } from '../../http/request-scope.ts';
 import { respondCached } from '../../http/respond-cached.ts';
 import { respondRows, respondSource } from '../../http/respond-rows.ts';
+import { leftOutOf } from '../../http/rows-response.ts';
 import { tablesOf, usableConnections } from '../../services/mcp/connections.ts';
 import { mcpRowOptions } from '../../services/mcp/options.ts';
 import { type RowsOutcome, errorResult, rowsResult, valueResult } from '../../services/mcp/result.ts';
@@ -98,12 +99,7 @@ export async function callConnectionsTool(c: Context<AppEnv>): Promise<CallToolR
 /** A page answer's rows (JSON objects; an empty result answers `{message}`), whether more rows exist and how many. */
 async function pageOf(response: Response): Promise<Pick<RowsOutcome, 'rows' | 'truncated' | 'leftOut'>> {
   const body: unknown = JSON.parse(await response.text());
-  const leftOut = /^(\d+)(\+?)$/.exec(response.headers.get('x-rows-left-out') ?? '');
-  return {
-    rows: Array.isArray(body) ? body : [],
-    truncated: response.headers.get('x-has-more') === 'true',
-    leftOut: leftOut ? { rows: Number(leftOut[1]), more: leftOut[2] === '+' } : null,
-  };
+  return { rows: Array.isArray(body) ? body : [], truncated: response.headers.get('x-has-more') === 'true', leftOut: leftOutOf(response) };
 }
 
 /** Zod's problems by argument name, one line each (unknown arguments named too). */
