@@ -1,25 +1,21 @@
+import { readZoneName } from './zone-name.ts';
+
 /**
  * Every timestamp the server returns is in the server's time zone (TZ, else the
- * system zone). Offsets are looked up through Intl once per quarter hour of
- * epoch time and cached, because streaming millions of zoned values through
- * Intl.DateTimeFormat would dominate the serializer's cost.
+ * system zone): the process's own local zone, whose offset at an instant
+ * `Date#getTimezoneOffset` gives from ICU's rules, as Intl.DateTimeFormat's
+ * `longOffset` would (the same data, compared across zones and centuries by
+ * test/unit/time-zone.test.ts) without loading ICU's locale data
+ * (zone-name.ts). Offsets are still cached per quarter hour of epoch time:
+ * a map lookup per zoned value costs less than a Date.
  */
 
-const zoneName = (() => {
-  const resolved = new Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return resolved && resolved !== 'Etc/Unknown' ? resolved : null;
-})();
+const zoneName = readZoneName();
 
 /** The IANA name of the server's zone, or null when it has none. */
 export function serverTimeZone(): string | null {
   return zoneName;
 }
-
-const offsetFormat = new Intl.DateTimeFormat('en-US', {
-  timeZone: zoneName ?? undefined,
-  timeZoneName: 'longOffset',
-  year: 'numeric',
-});
 
 const QUARTER_HOUR_MS = 15 * 60 * 1000;
 const offsetCache = new Map<number, number>();
@@ -44,10 +40,9 @@ export function uncachedOffsetMinutesAt(epochMs: number): number {
   return quarterHourOffset(Math.floor(epochMs / QUARTER_HOUR_MS));
 }
 
+/** Whole minutes: V8 drops an offset's seconds toward zero, as the `longOffset` text does (Paris before 1911, +00:09:21, is +9). */
 function quarterHourOffset(bucket: number): number {
-  const part = offsetFormat.formatToParts(new Date(bucket * QUARTER_HOUR_MS)).find((p) => p.type === 'timeZoneName');
-  const match = /GMT([+-])(\d{2}):?(\d{2})?/.exec(part?.value ?? '');
-  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3] ?? 0)) : 0;
+  return -new Date(bucket * QUARTER_HOUR_MS).getTimezoneOffset() || 0;
 }
 
 export function formatOffset(minutes: number): string {
