@@ -32,12 +32,12 @@ function child(tz: string | undefined, ...args: string[]): Promise<ChildReport> 
 }
 
 describe('the server zone', () => {
-  it('has the offsets Intl gives, in zones with odd rules, over seven centuries', async () => {
+  it('has the offsets Intl gives, in zones with odd rules, over eight centuries', async () => {
     const zones = ['Europe/Paris', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Apia', 'Africa/Casablanca', 'Europe/Dublin', 'America/St_Johns', 'Pacific/Chatham'];
     const reports = await Promise.all(zones.map((zone) => child(zone, '--offsets')));
     for (const [i, report] of reports.entries()) {
       expect({ zone: zones[i], mismatches: report.mismatches }).toEqual({ zone: zones[i], mismatches: [] });
-      expect(report.checked).toBeGreaterThan(50_000);
+      expect(report.checked).toBeGreaterThan(15_000);
     }
   });
 
