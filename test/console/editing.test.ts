@@ -2,16 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestMongo, startMongo } from '../harness/mongo.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
+import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
 import { launch, openScreen, settle, signIn, watchedPage } from './browser.ts';
 
 /**
  * What the console changes after creation, each driven in the browser and
  * read back through the API: a key's limits and write settings, a
  * destination and an export, an export's watermark, descriptions and notes,
- * and a MongoDB saved query.
+ * another database's schema, and a MongoDB saved query.
  */
 
 const ADMIN_KEY = 'console-editing-admin-key-0001';
@@ -19,10 +21,15 @@ const admin = { 'x-api-key': ADMIN_KEY };
 let origin: Origin;
 let browser: Browser;
 let mongo: TestMongo;
+/** A second database on the PostgreSQL server of the `server` connection, with one table. */
+let other: FreshDatabase;
 const exportDir = mkdtempSync(join(tmpdir(), 'sluice-console-editing-'));
 
 beforeAll(async () => {
-  [origin, browser, mongo] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY, SLUICE_EXPORT_DIRS: exportDir } }), launch(), startMongo()]);
+  [origin, browser, mongo, other] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY, SLUICE_EXPORT_DIRS: exportDir } }), launch(), startMongo(), freshDatabase()]);
+  const sql = postgres(other.url, { max: 1, onnotice: () => {} });
+  await sql.unsafe('create table parcels (id int primary key, weight_kg numeric)');
+  await sql.end({ timeout: 5 });
   await mongo.client().db('test').collection('films').insertMany([{ title: 'Old', year: 1980 }, { title: 'Newer', year: 1995 }, { title: 'Newest', year: 2010 }]);
   // On the bundled examples connection: a published query read incrementally by id.
   const made = [
@@ -31,13 +38,15 @@ beforeAll(async () => {
     await origin.call('POST', '/api/v1/destinations', { name: 'bucket', url: 's3://sluice-test/exports', region: 'us-east-1', endpoint: 'http://127.0.0.1:9', user: 'AKIATEST', password: 'bucket-secret-value' }, admin),
     await origin.call('POST', '/api/v1/exports', { name: 'films-incremental', query: 'films-after', destination: 'folder', format: 'csv', incremental: { column: 'id', parameter: 'after', start: 0 } }, admin),
     await origin.call('POST', '/api/v1/connections', { name: 'catalog', db: 'mongodb', host: mongo.host, port: mongo.port, database: 'test' }, admin),
+    await origin.call('POST', '/api/v1/connections', { name: 'server', db: 'postgres', host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' }, admin),
   ];
-  expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+  expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
 });
 afterAll(async () => {
   await browser?.close();
   await origin?.stop();
   await mongo?.stop();
+  await other?.drop();
   rmSync(exportDir, { recursive: true, force: true });
 });
 
@@ -102,6 +111,21 @@ describe('editing in the console', () => {
     await form.getByRole('alert').getByText('HTTP 400').waitFor();
     await form.getByRole('button', { name: 'Cancel' }).click();
     expect((await read('/api/v1/api-keys/limited')).allowed_ips).toEqual(['203.0.113.7']);
+
+    // No address at all is [], not null; unticked, the addresses typed count again.
+    await page.getByRole('row', { name: /limited/ }).getByRole('button', { name: 'Edit' }).click();
+    await form.getByLabel('No address').check();
+    expect(await form.getByLabel('Allowed addresses').isDisabled()).toBe(true);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row', { name: /limited/ }).getByText('no address · 500/day · 50 rows · writes').waitFor();
+    expect((await read('/api/v1/api-keys/limited')).allowed_ips).toEqual([]);
+    await page.getByRole('row', { name: /limited/ }).getByRole('button', { name: 'Edit' }).click();
+    expect(await form.getByLabel('No address').isChecked()).toBe(true);
+    await form.getByLabel('No address').uncheck();
+    await form.getByLabel('Allowed addresses').fill('203.0.113.8');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row', { name: /limited/ }).getByText('from 203.0.113.8 · 500/day · 50 rows · writes').waitFor();
+    expect((await read('/api/v1/api-keys/limited')).allowed_ips).toEqual(['203.0.113.8']);
     // That refusal was the point: the response and the console's report of it, nothing else.
     const refusal = (p: string) => p.startsWith('HTTP 400') || p.includes('status of 400');
     expect(problems.filter(refusal)).toHaveLength(2);
@@ -208,6 +232,37 @@ describe('editing in the console', () => {
     await genres.getByText('Genre number').waitFor();
     described = await read('/api/v1/connections/examples/descriptions');
     expect([described.notes, of('id'), of('name')]).toEqual(['From a file', 'Genre number', 'Shown in the shop']);
+    expect(problems).toEqual([]);
+  });
+
+  it("reads another database of the connection's server, without its descriptions", async () => {
+    const { page, problems } = await ownerPage();
+    await page.goto(`${origin.url}/console#/connections/schema/server`);
+    await page.getByRole('heading', { name: 'Schema of server', exact: true }).waitFor();
+    const picker = page.getByLabel('Database');
+    await picker.getByRole('option', { name: other.name }).waitFor({ state: 'attached' });
+    expect(await picker.locator('option').first().textContent()).toBe("test (the connection's own)");
+
+    await picker.selectOption(other.name);
+    await page.getByRole('heading', { name: `Schema of server · ${other.name}` }).waitFor();
+    expect(page.url()).toContain(`#/connections/schema/server/${other.name}`);
+    const parcels = page.getByRole('row', { name: /^parcels/ });
+    await parcels.getByText('weight_kg').waitFor();
+    await page.getByText("Another database on the connection's server").waitFor();
+    expect(await page.getByRole('button', { name: /Import descriptions|Edit notes|Edit description/ }).count()).toBe(0);
+
+    await page.getByLabel('Database').selectOption('');
+    await page.getByRole('heading', { name: 'Schema of server', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Import descriptions' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('offers no other database for a single DuckDB file', async () => {
+    const { page, problems } = await ownerPage();
+    await page.goto(`${origin.url}/console#/connections/schema/examples`);
+    await page.getByRole('row', { name: /^genres/ }).waitFor();
+    await settle(page);
+    expect(await page.getByLabel('Database').count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

@@ -19,7 +19,7 @@ interface Connection {
 
 /** Connections: list, create, test, edit, delete with a reason, schema browser (schema.ts), deleted ones. */
 export async function connectionsScreen(view: HTMLElement, args: string[]): Promise<void> {
-  if (args[0] === 'schema' && args[1]) return schemaScreen(view, args[1]);
+  if (args[0] === 'schema' && args[1]) return schemaScreen(view, args[1], args[2]);
   const list = h('div');
   const deleted = h('div');
   replace(

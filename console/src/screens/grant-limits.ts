@@ -34,7 +34,8 @@ export function grantFields(item: any | null) {
 /**
  * A key's or role's limits and write settings, as the grants API names them.
  * An empty field is none (null: every address, no limit, the server's time
- * limit, every write operation and table).
+ * limit, every write operation and table); **No address** is `allowed_ips: []`,
+ * which admits no address at all.
  */
 export function limitFields(item: any | null) {
   const text = (v: unknown) => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(', ') : String(v));
@@ -49,10 +50,15 @@ export function limitFields(item: any | null) {
     allowed_tables: h('input', { value: text(item?.allowed_tables), placeholder: 'staging.*, events' }),
   };
   const allowWrites = h('input', { type: 'checkbox', checked: item?.allow_writes ?? false });
+  const noAddress = h('input', { type: 'checkbox', checked: Array.isArray(item?.allowed_ips) && item.allowed_ips.length === 0 });
+  const addressesOff = () => (inputs.allowed_ips.disabled = noAddress.checked);
+  noAddress.addEventListener('change', addressesOff);
+  addressesOff();
   return {
     el: h('fieldset', { class: 'grid-form' },
       h('legend', {}, 'Limits and writes'),
       field('Allowed addresses', inputs.allowed_ips, 'IP addresses or CIDR ranges; empty: every address'),
+      field('No address', noAddress, 'Admit no address: every request is refused'),
       field('Rate limit', inputs.rate_limit, 'N/second, N/minute, N/hour or N/day'),
       field('Quota', inputs.quota, 'N/day or N/month'),
       field('Max rows', inputs.max_rows, 'Per response'),
@@ -67,7 +73,7 @@ export function limitFields(item: any | null) {
       const number = (input: HTMLInputElement) => (input.value.trim() ? Number(input.value) : null);
       const str = (input: HTMLInputElement) => input.value.trim() || null;
       return {
-        allowed_ips: list(inputs.allowed_ips),
+        allowed_ips: noAddress.checked ? [] : list(inputs.allowed_ips),
         rate_limit: str(inputs.rate_limit),
         quota: str(inputs.quota),
         max_rows: number(inputs.max_rows),

@@ -2,24 +2,34 @@ import { api, enc, get } from '../api.ts';
 import { attempt, dialog, field, h, pagedTable, replace, toast } from '../dom.ts';
 import { can } from '../state.ts';
 
-/** A connection's tables and columns with their descriptions and the connection's notes; writers edit and import them. */
-export async function schemaScreen(view: HTMLElement, name: string): Promise<void> {
+/**
+ * A connection's tables and columns with their descriptions and the
+ * connection's notes; writers edit and import them. `database` is another
+ * database on the same server (`?database=`), listed without descriptions:
+ * they and the notes belong to the connection's own database.
+ */
+export async function schemaScreen(view: HTMLElement, name: string, database?: string): Promise<void> {
   const out = h('div');
+  const picker = h('div');
   const path = `/api/v1/connections/${enc(name)}/descriptions`;
-  const write = can('connections.write');
-  const reload = () => schemaScreen(view, name);
+  const write = can('connections.write') && database === undefined;
+  const reload = () => schemaScreen(view, name, database);
   replace(
     view,
     h('p', {}, h('a', { href: '#/connections' }, '‹ Connections')),
-    h('div', { class: 'title-row' }, h('h1', {}, `Schema of ${name}`), write && h('div', { class: 'row-actions' }, h('button', { type: 'button', onclick: () => importDialog(path, reload) }, 'Import descriptions'))),
+    h('div', { class: 'title-row' }, h('h1', {}, database === undefined ? `Schema of ${name}` : `Schema of ${name} · ${database}`), write && h('div', { class: 'row-actions' }, h('button', { type: 'button', onclick: () => importDialog(path, reload) }, 'Import descriptions'))),
+    picker,
     out,
   );
-  const schema = await attempt(out, () => get(`/api/v1/connections/${enc(name)}/schema`));
+  if (can('connections.write')) void databasePicker(picker, name, database);
+  const schema = await attempt(out, () => get(`/api/v1/connections/${enc(name)}/schema${database === undefined ? '' : `?database=${enc(database)}`}`));
   if (!schema) return;
   const tables: any[] = schema.tables ?? [];
   replace(
     out,
-    h('section', { 'aria-label': 'Notes' }, h('h2', {}, 'Notes'), h('p', { class: schema.notes ? '' : 'muted', 'data-testid': 'notes' }, schema.notes ?? 'No notes.'), write && h('button', { type: 'button', onclick: () => editNotes(path, schema.notes, reload) }, 'Edit notes')),
+    database === undefined
+      ? h('section', { 'aria-label': 'Notes' }, h('h2', {}, 'Notes'), h('p', { class: schema.notes ? '' : 'muted', 'data-testid': 'notes' }, schema.notes ?? 'No notes.'), write && h('button', { type: 'button', onclick: () => editNotes(path, schema.notes, reload) }, 'Edit notes'))
+      : h('p', { class: 'muted' }, "Another database on the connection's server: descriptions and notes belong to the connection's own database."),
     tables.length === 0 && h('p', { class: 'empty' }, 'No tables.'),
     pagedTable(
       [
@@ -32,6 +42,33 @@ export async function schemaScreen(view: HTMLElement, name: string): Promise<voi
       { pageSize: 10, label: 'Tables' },
     ),
   );
+}
+
+/**
+ * The server's other databases (`POST /api/v1/connections/databases`, which
+ * needs connections.write as every probe does), offered when it has several;
+ * choosing one opens its schema. Shows nothing if the listing fails: the
+ * schema below stands on its own.
+ */
+async function databasePicker(target: HTMLElement, name: string, current: string | undefined): Promise<void> {
+  let listed: string[];
+  let own: string | null;
+  try {
+    [listed, own] = await Promise.all([api('POST', '/api/v1/connections/databases', { name }).then((r) => r.databases ?? []), get(`/api/v1/connections/${enc(name)}`).then((c) => c.database ?? null)]);
+  } catch {
+    return;
+  }
+  // One database (a DuckDB or SQLite file lists its catalog's own name): nothing to choose.
+  if (listed.length < 2) return;
+  const others = listed.filter((database) => database !== own);
+  const select = h(
+    'select',
+    { onchange: () => (location.hash = `#/connections/schema/${enc(name)}${select.value ? `/${enc(select.value)}` : ''}`) },
+    h('option', { value: '' }, own ? `${own} (the connection's own)` : "The connection's own"),
+    others.map((database) => h('option', { value: database }, database)),
+  );
+  select.value = current ?? '';
+  replace(target, h('div', { class: 'grid-form' }, field('Database', select, 'Other databases on the same server')));
 }
 
 /** A table's description and each column's, in one PATCH of the items changed (an emptied one is removed). */
