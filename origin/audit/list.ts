@@ -1,5 +1,5 @@
 import { type SQL, and, asc, count, desc, eq, ilike, lt, max, min, or, sql } from 'drizzle-orm';
-import { SluiceError, badRequest } from '../errors.ts';
+import { FilterArgs, cursorCodec } from '../filter-args.ts';
 import type { StoreDb } from '../store/open.ts';
 import { auditLog } from '../store/schema/index.ts';
 import { readAnchor } from './chain.ts';
@@ -39,41 +39,21 @@ const FILTERS = ['action', 'actor', 'target', 'q', 'limit', 'cursor'] as const;
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 
-const encodeCursor = (seq: number) => Buffer.from(`audit:${seq}`).toString('base64url');
-
-function decodeCursor(cursor: string): number | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  const match = /^audit:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return match ? Number(match[1]) : null;
-}
+/** `next_cursor`: the seq of the last entry given. */
+const CURSOR = cursorCodec('audit');
 
 /** Reads the filters from query-string arguments: an unknown or repeated one, or a malformed value, is refused (400). */
 export function parseAuditFilters(args: Record<string, string[]>): AuditFilters {
-  const unknown = Object.keys(args).filter((name) => !(FILTERS as readonly string[]).includes(name));
-  if (unknown.length > 0) {
-    throw new SluiceError('unknown_field', `Unknown filter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; use ${FILTERS.join(', ')}`, { fields: unknown });
-  }
-  const errors: Record<string, string> = {};
-  const one = (name: (typeof FILTERS)[number]): string | undefined => {
-    const values = args[name];
-    if (!values) return undefined;
-    if (values.length > 1) errors[name] = 'was given more than once';
-    return values[0] === '' ? undefined : values[0];
+  const read = new FilterArgs(args, FILTERS);
+  const filters: AuditFilters = {
+    action: read.one('action'),
+    actor: read.one('actor'),
+    target: read.one('target'),
+    q: read.one('q'),
+    limit: read.limit('limit', MAX_LIMIT) ?? DEFAULT_LIMIT,
+    before: read.cursor('cursor', CURSOR),
   };
-  const filters: AuditFilters = { limit: DEFAULT_LIMIT, action: one('action'), actor: one('actor'), target: one('target'), q: one('q') };
-  const limit = one('limit');
-  if (limit !== undefined) {
-    if (/^\d{1,9}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LIMIT) filters.limit = Number(limit);
-    else errors.limit = `must be a whole number from 1 to ${MAX_LIMIT}`;
-  }
-  const cursor = one('cursor');
-  if (cursor !== undefined) {
-    const before = decodeCursor(cursor);
-    if (before !== null) filters.before = before;
-    else errors.cursor = 'is not a cursor this server gave (use next_cursor as it came)';
-  }
-  const fields = Object.keys(errors);
-  if (fields.length > 0) throw badRequest(`Invalid filters: ${fields.map((f) => `${f} ${errors[f]}`).join('; ')}`, { errors });
+  read.done();
   return filters;
 }
 
@@ -104,7 +84,7 @@ export async function listAudit(db: StoreDb, filters: AuditFilters, limit: numbe
   const anchor = await readAnchor(db);
   return {
     items: page.map(auditEntryView),
-    next_cursor: more ? encodeCursor(page[page.length - 1].seq) : null,
+    next_cursor: more ? CURSOR.encode(page[page.length - 1].seq) : null,
     total,
     actions: actions.map((a) => a.action),
     retention: { limit, entries: span.entries, oldest_seq: span.oldest === null ? null : Number(span.oldest), newest_seq: span.newest === null ? null : Number(span.newest), anchor_seq: anchor.seq },

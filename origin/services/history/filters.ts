@@ -1,4 +1,4 @@
-import { SluiceError, badRequest } from '../../errors.ts';
+import { FilterArgs, cursorCodec } from '../../filter-args.ts';
 
 export interface HistoryFilters {
   query?: string;
@@ -27,57 +27,28 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(
  * mistyped filter never silently widens the list.
  */
 export function parseHistoryFilters(args: Record<string, string[]>, allowed: readonly FilterName[], defaultLimit: number): HistoryFilters {
-  const unknown = Object.keys(args).filter((name) => !(allowed as readonly string[]).includes(name));
-  if (unknown.length > 0) {
-    throw new SluiceError('unknown_field', `Unknown filter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; use ${allowed.join(', ')}`, { fields: unknown });
-  }
-  const errors: Record<string, string> = {};
-  const one = (name: FilterName): string | undefined => {
-    const values = args[name];
-    if (!values) return undefined;
-    if (values.length > 1) errors[name] = 'was given more than once';
-    return values[0] === '' ? undefined : values[0];
-  };
-  const filters: HistoryFilters = { limit: defaultLimit };
-
-  const query = one('query');
-  if (query !== undefined) filters.query = query;
-  const key = one('key');
-  if (key !== undefined) filters.key = key;
-
-  const version = one('version');
+  const read = new FilterArgs(args, allowed);
+  const filters: HistoryFilters = { query: read.one('query'), key: read.one('key'), limit: defaultLimit };
+  const version = read.one('version');
   if (version !== undefined) {
     if (/^[1-9]\d{0,8}$/.test(version)) filters.version = Number(version);
-    else errors.version = 'must be a whole number of at least 1';
+    else read.refuse('version', 'must be a whole number of at least 1');
   }
-  const status = one('status');
+  const status = read.one('status');
   if (status !== undefined) {
     if (status === 'success' || status === 'error') filters.status = status;
-    else errors.status = 'must be success or error';
+    else read.refuse('status', 'must be success or error');
   }
   for (const name of ['since', 'until'] as const) {
-    const text = one(name);
+    const text = read.one(name);
     if (text === undefined) continue;
     const time = parseTime(text);
     if (time) filters[name] = time;
-    else errors[name] = 'must be an ISO 8601 date or date and time (2024-05-01, 2024-05-01T12:00:00+02:00)';
+    else read.refuse(name, 'must be an ISO 8601 date or date and time (2024-05-01, 2024-05-01T12:00:00+02:00)');
   }
-  const limit = one('limit');
-  if (limit !== undefined) {
-    if (/^\d{1,9}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LIMIT) filters.limit = Number(limit);
-    else errors.limit = `must be a whole number from 1 to ${MAX_LIMIT}`;
-  }
-  const cursor = one('cursor');
-  if (cursor !== undefined) {
-    const before = decodeCursor(cursor);
-    if (before !== null) filters.before = before;
-    else errors.cursor = 'is not a cursor this server gave (use next_cursor as it came)';
-  }
-
-  const fields = Object.keys(errors);
-  if (fields.length > 0) {
-    throw badRequest(`Invalid filters: ${fields.map((field) => `${field} ${errors[field]}`).join('; ')}`, { errors });
-  }
+  filters.limit = read.limit('limit', MAX_LIMIT) ?? defaultLimit;
+  filters.before = read.cursor('cursor', CURSOR);
+  read.done();
   return filters;
 }
 
@@ -92,11 +63,5 @@ function parseTime(text: string): Date | null {
   return Number.isNaN(time.getTime()) ? null : time;
 }
 
-/** The cursor is opaque to clients: the id of the last run they were given. */
-export const encodeCursor = (id: number) => Buffer.from(`run:${id}`).toString('base64url');
-
-function decodeCursor(cursor: string): number | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  const match = /^run:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return match ? Number(match[1]) : null;
-}
+/** `next_cursor`: the id of the last run given. */
+export const CURSOR = cursorCodec('run');

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import { type RunRow, runs } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
 import { findQuery } from '../queries/lookup.ts';
-import { type HistoryFilters, encodeCursor } from './filters.ts';
+import { CURSOR, type HistoryFilters } from './filters.ts';
 
 export interface RunItem {
   id: number;
@@ -62,7 +62,7 @@ export async function listRuns(deps: Pick<AppDeps, 'store' | 'history'>, filters
     .limit(filters.limit + 1);
   const more = rows.length > filters.limit;
   const page = more ? rows.slice(0, filters.limit) : rows;
-  return { items: page.map(runItem), next_cursor: more ? encodeCursor(page[page.length - 1].id) : null };
+  return { items: page.map(runItem), next_cursor: more ? CURSOR.encode(page[page.length - 1].id) : null };
 }
 
 /**
