@@ -5,7 +5,8 @@ import type { ConnectionSettings, DriverEnv, LineFormat, LineStream, RowCursor, 
 import { clickhouseCatalog, type CatalogHandle } from './catalog.ts';
 import { ClickhouseLines } from './lines.ts';
 import { userSettings } from './settings.ts';
-import { ClickhouseStatement, type ClickhouseSession, type StatementHost } from './statement.ts';
+import { type ClickhouseSession, type StatementHost } from './request.ts';
+import { ClickhouseStatement } from './statement.ts';
 
 /** ClickHouse's TIMEOUT_EXCEEDED: `max_execution_time` reached on the server. */
 const TIMEOUT_EXCEEDED = '159';

@@ -7,16 +7,14 @@
  * body arrives. Parameters stay `{pN:Type}` placeholders bound by the server;
  * the settings, read-only mode and time limit are the JS path's.
  */
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { ClickHouseSettings } from '@clickhouse/client';
 import { codeTokens, tokenize } from '../../sql/tokenizer.ts';
 import { uniqueColumnNames } from '../column-names.ts';
 import type { StatementSource } from '../cursor.ts';
 import type { ColumnMeta, LineFormat, RunRequest } from '../types.ts';
 import { renderChLinesSql } from './render.ts';
-import { OUTPUT_SETTINGS, READ_ONLY, timeLimit } from './settings.ts';
-import { queryParams, withoutFinalSemicolon, type ClickhouseSession, type StatementHost } from './statement.ts';
+import { ClickhouseRequest, type ClickhouseSession, type StatementHost } from './request.ts';
+import { queryParams, withoutFinalSemicolon } from './statement.ts';
 import { clickhouseType } from './types.ts';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -29,29 +27,23 @@ function wrappable(text: string): boolean {
   return first !== undefined && (first.text === '(' || first.word === 'SELECT' || first.word === 'WITH');
 }
 
-export class ClickhouseLines implements StatementSource<Uint8Array> {
-  private readonly queryId = randomUUID();
-  private readonly abort = new AbortController();
+export class ClickhouseLines extends ClickhouseRequest implements StatementSource<Uint8Array> {
   private columns: ColumnMeta[] = [];
   private rendered = '';
-  private stream: Readable | null = null;
   private chunks: AsyncIterator<Buffer> | null = null;
   /** Bytes read but not yet passed on: the tail where a server exception would begin. */
   private held: Buffer = Buffer.alloc(0);
   private marker: Buffer | null = null;
   private ended = false;
-  private interrupted = false;
 
   constructor(
-    private readonly driver: StatementHost,
-    private readonly session: ClickhouseSession,
-    private readonly request: RunRequest,
+    driver: StatementHost,
+    session: ClickhouseSession,
+    request: RunRequest,
     private readonly format: LineFormat,
-    private readonly readOnly: boolean,
-  ) {}
-
-  private settings(): ClickHouseSettings {
-    return { ...this.driver.extraSettings, ...OUTPUT_SETTINGS, ...timeLimit(this.request.timeoutMs), ...(this.readOnly ? READ_ONLY : {}) };
+    readOnly: boolean,
+  ) {
+    super(driver, session, request, readOnly);
   }
 
   private async describe(text: string): Promise<{ name: string; type: string }[]> {
@@ -141,22 +133,9 @@ export class ClickhouseLines implements StatementSource<Uint8Array> {
     return new Error(message || 'ClickHouse failed while streaming');
   }
 
-  async interrupt(): Promise<void> {
-    this.interrupted = true;
-    await this.stop();
-  }
-
-  /** Aborts the request and kills the query on the server, once. */
-  private async stop(): Promise<void> {
-    if (this.abort.signal.aborted) return;
-    this.abort.abort();
-    this.stream?.destroy();
-    await this.driver.killQuery(this.queryId);
-  }
-
   async finish(): Promise<void> {
     if (this.stream && !this.ended) await this.stop().catch(() => {});
     this.held = Buffer.alloc(0);
-    await this.driver.release(this.session, !this.interrupted).catch(() => {});
+    await this.release();
   }
 }

@@ -1,26 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { ClickHouseClient, ClickHouseSettings, Row } from '@clickhouse/client';
+import type { Row } from '@clickhouse/client';
 import { codeTokens, tokenize } from '../../sql/tokenizer.ts';
 import type { Value } from '../../values.ts';
 import type { Outcome, StatementSource } from '../cursor.ts';
 import type { ColumnMeta, RunRequest } from '../types.ts';
-import { OUTPUT_SETTINGS, READ_ONLY, timeLimit } from './settings.ts';
+import { ClickhouseRequest } from './request.ts';
 import { clickhouseType } from './types.ts';
-
-/** What a statement needs from its driver. */
-export interface StatementHost {
-  readonly client: ClickHouseClient;
-  readonly extraSettings: ClickHouseSettings;
-  /** `KILL QUERY` for the statement's id, from a request of its own. */
-  killQuery(queryId: string): Promise<void>;
-  release(session: ClickhouseSession, reusable: boolean): Promise<void>;
-}
-
-/** A slot of the pool: HTTP has no session to keep, but a slot bounds and counts statements like every driver's. */
-export interface ClickhouseSession {
-  id: number;
-}
 
 /** Statements that return rows; every other one runs as a command (no output format to append). */
 const ROW_STATEMENTS = new Set(['SELECT', 'WITH', 'SHOW', 'DESCRIBE', 'DESC', 'EXPLAIN', 'EXISTS', 'VALUES']);
@@ -47,26 +32,11 @@ export function queryParams(values: unknown[]): Record<string, unknown> {
  * the response as the consumer pulls (the socket's own backpressure holds
  * the server). Cancelling aborts the request and kills the query by its id.
  */
-export class ClickhouseStatement implements StatementSource {
-  private readonly queryId = randomUUID();
-  private readonly abort = new AbortController();
+export class ClickhouseStatement extends ClickhouseRequest implements StatementSource {
   private rows: AsyncIterator<Row[]> | null = null;
-  private stream: Readable | null = null;
   private pending: Row[] = [];
   private converts: ((value: unknown) => Value)[] = [];
   private done = false;
-  private interrupted = false;
-
-  constructor(
-    private readonly driver: StatementHost,
-    private readonly session: ClickhouseSession,
-    private readonly request: RunRequest,
-    private readonly readOnly: boolean,
-  ) {}
-
-  private settings(): ClickHouseSettings {
-    return { ...this.driver.extraSettings, ...OUTPUT_SETTINGS, ...timeLimit(this.request.timeoutMs), ...(this.readOnly ? READ_ONLY : {}) };
-  }
 
   async start(): Promise<ColumnMeta[]> {
     const common = {
@@ -121,23 +91,9 @@ export class ClickhouseStatement implements StatementSource {
     return batch.length > 0 ? batch : null;
   }
 
-  async interrupt(): Promise<void> {
-    this.interrupted = true;
-    await this.stop();
-  }
-
-  /** Aborts the request and kills the query on the server, once. */
-  private async stop(): Promise<void> {
-    if (this.abort.signal.aborted) return;
-    this.abort.abort();
-    this.stream?.destroy();
-    await this.driver.killQuery(this.queryId);
-  }
-
   async finish(outcome: Outcome): Promise<void> {
     // Closed before its end: stopped on the server as well.
     if (outcome !== 'done' && !this.done) await this.stop().catch(() => {});
-    // The slot carries no connection state; it is dropped only after a cancel (time limit, client abort), as every driver drops its session then.
-    await this.driver.release(this.session, !this.interrupted).catch(() => {});
+    await this.release();
   }
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ClickhouseLines } from '../../../origin/drivers/clickhouse/lines.ts';
-import type { StatementHost } from '../../../origin/drivers/clickhouse/statement.ts';
+import type { StatementHost } from '../../../origin/drivers/clickhouse/request.ts';
 import { request } from '../../streaming-pushdown/pushdown.ts';
 
 /**
