@@ -12,8 +12,8 @@ import { readlinkSync } from 'node:fs';
  * such as US/Pacific, a POSIX rule, a path, an unknown name) goes to Intl,
  * which canonicalises it or finds no zone.
  */
-export function readZoneName(env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidate = hostZone(env);
+export function readZoneName(): string | null {
+  const candidate = hostZone();
   if (candidate !== null) {
     if (UTC_NAMES.has(candidate)) return 'UTC';
     if (Intl.supportedValuesOf('timeZone').includes(candidate)) return candidate;
@@ -30,8 +30,8 @@ const UTC_NAMES = new Set([
 
 const ZONEINFO = 'zoneinfo/';
 
-function hostZone(env: NodeJS.ProcessEnv): string | null {
-  const tz = env.TZ;
+function hostZone(): string | null {
+  const tz = process.env.TZ;
   if (tz !== undefined) return tz.startsWith(':') ? tz.slice(1) : tz;
   try {
     const target = readlinkSync('/etc/localtime');
