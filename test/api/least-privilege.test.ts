@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, admin, as, makeKey, saveQuery } from '../grants/fixture.ts';
 import { logsCaughtUp, type Origin, startOrigin, templateDir } from '../harness/origin.ts';
+import { connectMcp } from '../mcp/client.ts';
 import { PG, pgExec, unique } from './connections-fixtures.ts';
 
 /**
  * SLUICE_REQUIRE_LEAST_PRIVILEGE=1: a connection whose database user may do
  * more than read (the local `postgres` is a superuser) is refused, 403
  * `connection_over_privileged`, to scoped keys, ad-hoc and saved queries
- * alike; the server key still runs on it; a least-privileged role (made
+ * and MCP alike; the server key still runs on it; a least-privileged role (made
  * here, trust auth, SELECT on one table) serves everyone. An origin
  * starting on the same store logs one line for the over-privileged
  * connection and none for the other.
@@ -57,6 +58,19 @@ describe('SLUICE_REQUIRE_LEAST_PRIVILEGE=1', () => {
     const saved = await as(origin, key).get(`/q/${query}`);
     expect(saved.status, JSON.stringify(saved.body)).toBe(403);
     expect(JSON.stringify(saved.body)).toMatch(/connection_over_privileged|SLUICE_REQUIRE_LEAST_PRIVILEGE/);
+  });
+
+  it("refuses the scoped key's MCP execute_sql on it too", async () => {
+    const client = await connectMcp(`${origin.url}/mcp`, { 'X-API-Key': key });
+    try {
+      const refused = await client.call('execute_sql', { sql: `select id from ${table}`, connection_name: superuser });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toMatch(/SLUICE_REQUIRE_LEAST_PRIVILEGE/);
+      const served = await client.call('execute_sql', { sql: `select id from ${table}`, connection_name: least });
+      expect(served.structuredContent).toMatchObject({ rows: [{ id: 1 }] });
+    } finally {
+      await client.close();
+    }
   });
 
   it('lets the server key run on it', async () => {
