@@ -25,6 +25,7 @@ let superuser: string;
 let least: string;
 let key: string;
 let query: string;
+let cached: string;
 
 const pg = (user: string) => ({ db: 'postgres', host: PG.host, port: PG.port, user, database: PG.database });
 
@@ -41,7 +42,9 @@ beforeAll(async () => {
   }
   query = unique('films');
   await saveQuery(origin, query, { sql: `select id from ${table}`, connection_name: superuser });
-  key = (await makeKey(origin, { connections: [superuser, least], queries: [query] })).secret;
+  cached = unique('cached');
+  await saveQuery(origin, cached, { sql: `select id from ${table}`, connection_name: superuser, cache_ttl: 600 });
+  key = (await makeKey(origin, { connections: [superuser, least], queries: [query, cached] })).secret;
 }, 120_000);
 
 afterAll(async () => {
@@ -71,6 +74,12 @@ describe('SLUICE_REQUIRE_LEAST_PRIVILEGE=1', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("refuses a saved query's cached answer too, once the server key's run filled the cache", async () => {
+    expect((await admin(origin, 'GET', `/q/${cached}`)).status).toBe(200);
+    const res = await as(origin, key).get(`/q/${cached}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(403);
   });
 
   it('lets the server key run on it', async () => {

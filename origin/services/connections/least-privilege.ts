@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { AnyDriver } from '../../drivers/types.ts';
 import { SluiceError } from '../../errors.ts';
 import { type ConnectionRow, connections } from '../../store/schema/index.ts';
-import { settingsOf } from './lookup.ts';
+import { connectionForRun, settingsOf } from './lookup.ts';
 
 /** How long a create or update waits for the check before answering; it goes on and is kept either way. */
 const ANSWER_WITHIN_MS = 5000;
@@ -44,6 +44,17 @@ export async function assertLeastPrivilege(deps: AppDeps, row: ConnectionRow, dr
     'connection_over_privileged',
     `Connection "${row.name}" connects as a database user that may do more than read, and this server requires least privilege (SLUICE_REQUIRE_LEAST_PRIVILEGE): only the server key may use it. An administrator sees why in the connection's warnings (GET /api/v1/connections/${row.name}) and connects it as a least-privileged user.`,
   );
+}
+
+/**
+ * A saved query's connection, checked before the response cache is asked:
+ * a cached answer is refused as its run would be. Nothing to ask without
+ * SLUICE_REQUIRE_LEAST_PRIVILEGE or for the server key.
+ */
+export async function assertLeastPrivilegeOf(deps: AppDeps, connection: string, serverKey: boolean): Promise<void> {
+  if (!deps.env.SLUICE_REQUIRE_LEAST_PRIVILEGE || serverKey) return;
+  const { row, settings } = await connectionForRun(deps, connection);
+  await assertLeastPrivilege(deps, row, deps.drivers.get(row.name, settings), serverKey);
 }
 
 /**
