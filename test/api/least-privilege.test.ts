@@ -54,16 +54,19 @@ afterAll(async () => {
 });
 
 describe('SLUICE_REQUIRE_LEAST_PRIVILEGE=1', () => {
-  it('refuses a scoped key on the superuser connection, ad-hoc and saved, naming why and what to do', async () => {
+  it('refuses a scoped key on the superuser connection, ad-hoc, browsed and saved, naming why and what to do', async () => {
     const adhoc = await as(origin, key).sql(superuser, `select id from ${table}`);
     expect(adhoc.status, JSON.stringify(adhoc.body)).toBe(403);
     expect(adhoc.body.error).toMatch(/SLUICE_REQUIRE_LEAST_PRIVILEGE.*only the server key.*least-privileged user/);
+    const browsed = await as(origin, key).get(`/connections/${superuser}/schema`);
+    expect(browsed.status, JSON.stringify(browsed.body)).toBe(403);
+    expect((await as(origin, key).get(`/connections/${least}/schema`)).status).toBe(200);
     const saved = await as(origin, key).get(`/q/${query}`);
     expect(saved.status, JSON.stringify(saved.body)).toBe(403);
     expect(JSON.stringify(saved.body)).toMatch(/connection_over_privileged|SLUICE_REQUIRE_LEAST_PRIVILEGE/);
   });
 
-  it("refuses the scoped key's MCP execute_sql on it too", async () => {
+  it("refuses the scoped key's MCP execute_sql and list_tables on it too", async () => {
     const client = await connectMcp(`${origin.url}/mcp`, { 'X-API-Key': key });
     try {
       const refused = await client.call('execute_sql', { sql: `select id from ${table}`, connection_name: superuser });
@@ -71,6 +74,9 @@ describe('SLUICE_REQUIRE_LEAST_PRIVILEGE=1', () => {
       expect(JSON.stringify(refused.content)).toMatch(/SLUICE_REQUIRE_LEAST_PRIVILEGE/);
       const served = await client.call('execute_sql', { sql: `select id from ${table}`, connection_name: least });
       expect(served.structuredContent).toMatchObject({ rows: [{ id: 1 }] });
+      const browsed = await client.call('list_tables', { connection_name: superuser });
+      expect(browsed.isError).toBe(true);
+      expect(JSON.stringify(browsed.content)).toMatch(/SLUICE_REQUIRE_LEAST_PRIVILEGE/);
     } finally {
       await client.close();
     }
