@@ -6,6 +6,7 @@ import type { CallerUsage } from './access/usage.ts';
 import type { RateLimiter } from './access/rate-limit/limiter.ts';
 import type { SignInVerifier } from './access/jwt.ts';
 import type { ConnectionUsage } from './services/connections/usage.ts';
+import type { PrivilegeChecks } from './services/connections/privilege-checks.ts';
 import type { HistoryRecorder } from './services/history/recorder.ts';
 import type { Store } from './store/open.ts';
 import type { EdgeSync } from './edge-sync/sync.ts';
@@ -16,6 +17,8 @@ export interface AppDeps {
   store: Store;
   drivers: DriverRegistry;
   usage: ConnectionUsage;
+  /** What each saved connection's database user may do, asked once per settings version. */
+  privileges: PrivilegeChecks;
   /** Per-caller calls and rows, `max_concurrent` and `quota` admission (origin/access/usage.ts). */
   callerUsage: CallerUsage;
   /** Rate-limit counts: process memory, or Redis shared by every origin. */

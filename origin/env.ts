@@ -62,6 +62,8 @@ export const envSchema = z.object({
   ),
   SLUICE_API_KEY: optionalText,
   SLUICE_ALLOW_WRITES: flag.default(false),
+  /** A connection whose database user may do more than read is refused to every caller but the server key. */
+  SLUICE_REQUIRE_LEAST_PRIVILEGE: flag.default(false),
   SLUICE_QUERY_TIMEOUT: seconds(30),
   SLUICE_MAX_PAGE_SIZE: wholeNumber(1000, { min: 1 }),
   SLUICE_POOL_SIZE: wholeNumber(5),

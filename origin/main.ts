@@ -3,6 +3,7 @@ import { createApp } from './app.ts';
 import { createSignInVerifier } from './access/jwt.ts';
 import { parseEnv } from './env.ts';
 import { createLogger } from './observability/logger.ts';
+import { checkSavedConnections } from './services/connections/least-privilege.ts';
 import { openDeps } from './open-deps.ts';
 import { ensureExamples } from './services/examples/ensure.ts';
 import { StartupConfigError, applyStartupFile } from './services/config/startup.ts';
@@ -55,6 +56,8 @@ const server = serve({ fetch: app.fetch, hostname: env.SLUICE_HOST, port: env.SL
   deps.ports!.main = info.port;
   logger.info({ host: info.address, port: info.port, store: store.kind }, `Sluice ${deps.version} listening on http://${env.SLUICE_HOST}:${info.port}`);
   edgeSync?.start();
+  // Each saved connection's database user, asked once: a line per connection that may do more than read.
+  checkSavedConnections(deps).catch((err: Error) => logger.warn({ err: err.message }, 'could not list connections to check their privileges'));
 });
 server.once('error', listenFailed(env.SLUICE_HOST, 'SLUICE_PORT', env.SLUICE_PORT));
 // SLUICE_MCP_PORT: the same app, answering only /mcp (routes/mcp/port.ts).

@@ -5,6 +5,7 @@ import { createRateLimiter } from './access/rate-limit/limiter.ts';
 import type { SignInVerifier } from './access/jwt.ts';
 import type { AppDeps } from './deps.ts';
 import { DriverRegistry } from './drivers/registry.ts';
+import { PrivilegeChecks } from './services/connections/privilege-checks.ts';
 import type { Env } from './env.ts';
 import type { Logger } from './observability/logger.ts';
 import { ConnectionUsage } from './services/connections/usage.ts';
@@ -54,7 +55,7 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
     withEdge && env.SLUICE_EDGE_URL
       ? new EdgeSync({ url: env.SLUICE_EDGE_URL, secret: env.SLUICE_EDGE_SECRET!, store, env, logger, leaseMs: env.SLUICE_EDGE_LEASE * 1000 })
       : undefined;
-  const deps: AppDeps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, signIn, history, cache, logger, version, edgeSync };
+  const deps: AppDeps = { env, store, drivers, usage: new ConnectionUsage(), privileges: new PrivilegeChecks(logger), callerUsage, rateLimiter, signIn, history, cache, logger, version, edgeSync };
   return {
     deps,
     async close() {

@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   connection_inactive: 403,
+  connection_over_privileged: 403,
   writes_disabled: 403,
   not_found: 404,
   export_not_found: 404,

@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { canBrowseConnection, connectionGranted } from '../access/reachability.ts';
 import { SluiceError, badRequest } from '../errors.ts';
 import type { AppEnv } from '../http/context.ts';
+import { assertLeastPrivilegeOf } from '../services/connections/least-privilege.ts';
 import { connectionForRun } from '../services/connections/lookup.ts';
 import { connectionSchema } from '../services/connections/schema.ts';
 import { connectionNotGranted } from '../services/run/statement.ts';
@@ -17,7 +18,9 @@ export const connectionsPublic = new Hono<AppEnv>();
 /**
  * A scoped key needs a `connections` grant of the connection (checked before
  * it is looked up, so an ungranted name reveals nothing) and the connection
- * in its workspace; an administrator needs `connections.read` there.
+ * in its workspace; an administrator needs `connections.read` there. With
+ * SLUICE_REQUIRE_LEAST_PRIVILEGE, an over-privileged connection is the
+ * server key's only.
  */
 const mayBrowse = createMiddleware<AppEnv>(async (c, next) => {
   const caller = c.get('caller');
@@ -27,6 +30,7 @@ const mayBrowse = createMiddleware<AppEnv>(async (c, next) => {
   if (!canBrowseConnection(caller, { name, workspace })) {
     throw caller.key ? connectionNotGranted(name) : new SluiceError('forbidden', `Browsing connection "${name}" needs the connections.read capability`);
   }
+  await assertLeastPrivilegeOf(c.get('deps'), name, caller.admin);
   await next();
 });
 connectionsPublic.use('/connections/:name/*', mayBrowse);

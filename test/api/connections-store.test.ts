@@ -11,6 +11,7 @@ import type { DriverRegistry } from '../../origin/drivers/registry.ts';
 import { parseEnv } from '../../origin/env.ts';
 import type { AppDeps } from '../../origin/deps.ts';
 import { createConnection } from '../../origin/services/connections/create.ts';
+import { PrivilegeChecks } from '../../origin/services/connections/privilege-checks.ts';
 import { ConnectionUsage } from '../../origin/services/connections/usage.ts';
 import type { HistoryRecorder } from '../../origin/services/history/recorder.ts';
 import { type Store, type StoreDb, openStore } from '../../origin/store/open.ts';
@@ -184,6 +185,7 @@ describe('transactions', () => {
       store: s,
       drivers: { drop: (name: string) => void drops.push(name) } as unknown as DriverRegistry,
       usage: new ConnectionUsage(),
+      privileges: new PrivilegeChecks({ warn: () => {} }),
       callerUsage: {} as CallerUsage,
       rateLimiter: {} as RateLimiter,
       signIn: {} as SignInVerifier,

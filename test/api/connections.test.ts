@@ -144,7 +144,7 @@ describe('list', () => {
     const { connections } = JSON.parse(text);
     const entry = connections.find((c: any) => c.name === name);
     expect(Object.keys(entry).sort()).toEqual(
-      ['active', 'created_at', 'database', 'db', 'example', 'host', 'name', 'port', 'updated_at', 'usage'].sort(),
+      ['active', 'created_at', 'database', 'db', 'example', 'host', 'name', 'port', 'privileges_checked', 'updated_at', 'usage', 'warnings'].sort(),
     );
     expect(entry).toMatchObject({ db: 'postgres', host: PG.host, port: PG.port, database: 'test', active: true, example: false });
     expect(entry.usage).toEqual({ queries: 0, errors: 0, rows: 0, avg_duration_ms: null });

@@ -13,7 +13,8 @@ import { launch, openScreen, settle, signIn, watchedPage } from './browser.ts';
  * What the console changes after creation, each driven in the browser and
  * read back through the API: a key's limits and write settings, a
  * destination and an export, an export's watermark, descriptions and notes,
- * another database's schema, and a MongoDB saved query.
+ * another database's schema, a connection's privilege warnings, and a MongoDB
+ * saved query.
  */
 
 const ADMIN_KEY = 'console-editing-admin-key-0001';
@@ -254,6 +255,19 @@ describe('editing in the console', () => {
     await page.getByLabel('Database').selectOption('');
     await page.getByRole('heading', { name: 'Schema of server', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Import descriptions' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it("shows a connection's privilege warnings in the list and its edit form", async () => {
+    const { page, problems } = await ownerPage();
+    await openScreen(page, 'Connections');
+    const row = page.getByRole('row', { name: /^server/ });
+    const cell = row.getByText('1 warning');
+    await cell.waitFor();
+    expect(await cell.getAttribute('title')).toMatch(/^The user is a superuser/);
+    await page.getByRole('row', { name: /^examples/ }).getByText('least privilege').waitFor();
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('dialog').getByText(/^The user is a superuser/).waitFor();
     expect(problems).toEqual([]);
   });
 

@@ -8,9 +8,10 @@ import { eventually, readAll, startStream } from '../streaming/fixture.ts';
 
 /**
  * The h2 type through the whole origin: H2 ignores JDBC's read-only flag, so
- * Sluice's guard is what refuses writes; creating a connection connects to
- * nothing; a password inside jdbc_url is masked in responses, errors and
- * logs; a client that aborts a stream ends the helper process.
+ * Sluice's guard is what refuses writes; a connection whose database cannot
+ * be opened is still saved; a password inside jdbc_url is masked in
+ * responses, errors and logs; a client that aborts a stream ends the helper
+ * process.
  */
 
 const SECRET = 'H2-url-S3cret';
@@ -59,7 +60,7 @@ describe('h2 through the origin', () => {
     expect(JSON.stringify(res.body)).not.toContain(SECRET);
   });
 
-  it('creating a connection connects to nothing; its test answers 502, the URL password masked', async () => {
+  it('a connection whose database cannot be opened is saved; its test answers 502, the URL password masked', async () => {
     const name = unique('h2_missing');
     const url = `jdbc:h2:file:/nonexistent-${name}/db;IFEXISTS=TRUE;USER=sa;PASSWORD=${SECRET}`;
     const created = await origin.call('POST', '/api/v1/connections', { name, db: 'h2', options: { jdbc_url: url } });

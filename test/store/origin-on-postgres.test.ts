@@ -13,6 +13,7 @@ import type { ResponseCache } from '../../origin/cache/response-cache.ts';
 import type { DriverRegistry } from '../../origin/drivers/registry.ts';
 import { parseEnv } from '../../origin/env.ts';
 import type { AppDeps } from '../../origin/deps.ts';
+import { PrivilegeChecks } from '../../origin/services/connections/privilege-checks.ts';
 import { ConnectionUsage } from '../../origin/services/connections/usage.ts';
 import type { HistoryRecorder } from '../../origin/services/history/recorder.ts';
 import { ensureExamples } from '../../origin/services/examples/ensure.ts';
@@ -200,6 +201,7 @@ describe('origins sharing a Postgres store', () => {
           store,
           drivers: {} as DriverRegistry,
           usage: new ConnectionUsage(),
+          privileges: new PrivilegeChecks({ warn: () => {} }),
           callerUsage: {} as CallerUsage,
           rateLimiter: {} as RateLimiter,
           signIn: {} as SignInVerifier,

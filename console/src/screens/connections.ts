@@ -15,7 +15,20 @@ interface Connection {
   options?: Record<string, unknown>;
   usage?: { queries: number; errors: number; rows: number; avg_duration_ms: number | null };
   updated_at?: string;
+  /** What the database user may do beyond reading; empty until `privileges_checked`. */
+  warnings?: string[];
+  privileges_checked?: boolean;
 }
+
+/** The privileges cell: how many warnings (each in the tooltip), none, or not asked yet. */
+function privilegesCell(c: Connection): HTMLElement | string {
+  const warnings = c.warnings ?? [];
+  if (warnings.length > 0) return h('span', { class: 'warning', title: warnings.join('\n') }, `${warnings.length} warning${warnings.length === 1 ? '' : 's'}`);
+  return c.privileges_checked ? 'least privilege' : 'not checked yet';
+}
+
+/** Each warning as a paragraph of its own. */
+const warningLines = (warnings: string[] | undefined): HTMLElement[] => (warnings ?? []).map((w) => h('p', { class: 'warning' }, w));
 
 /** Connections: list, create, test, edit, delete with a reason, schema browser (schema.ts), deleted ones. */
 export async function connectionsScreen(view: HTMLElement, args: string[]): Promise<void> {
@@ -50,6 +63,7 @@ function table(rows: Connection[], reload: () => Promise<void>): HTMLElement {
       { label: 'Name', cell: (c) => h('a', { href: `#/connections/schema/${enc(c.name)}` }, c.name) },
       { label: 'Type', cell: (c) => c.db },
       { label: 'Active', cell: (c) => (c.active ? 'yes' : 'no') },
+      { label: 'Privileges', cell: privilegesCell },
       { label: 'Queries run', cell: (c) => c.usage?.queries ?? 0 },
       { label: 'Errors', cell: (c) => c.usage?.errors ?? 0 },
       { label: 'Avg ms', cell: (c) => c.usage?.avg_duration_ms?.toFixed(1) ?? '—' },
@@ -75,7 +89,7 @@ async function test(body: Record<string, unknown>): Promise<void> {
   const out = h('div');
   const done = dialog('Connection test', out, (close) => h('button', { type: 'button', onclick: close }, 'Close'));
   const result = await attempt(out, () => api('POST', '/api/v1/connections/test', body));
-  if (result) replace(out, h('p', { class: 'ok', role: 'status' }, `Reached in ${Math.round(result.duration_ms)} ms.`), (result.warnings ?? []).map((w: string) => h('p', { class: 'warning' }, w)));
+  if (result) replace(out, h('p', { class: 'ok', role: 'status' }, `Reached in ${Math.round(result.duration_ms)} ms.`), warningLines(result.warnings));
   await done;
 }
 
@@ -105,7 +119,7 @@ async function editor(existing: Connection | null, reload: () => Promise<void>):
   const database = h('input', { value: existing?.database ?? '' });
   const active = h('input', { type: 'checkbox', checked: existing?.active ?? true });
   const options = h('textarea', { rows: 3, spellcheck: 'false' }, existing?.options && Object.keys(existing.options).length ? JSON.stringify(existing.options, null, 2) : '');
-  const out = h('div', { 'aria-live': 'polite' });
+  const out = h('div', { 'aria-live': 'polite' }, warningLines(existing?.warnings));
   const body = (): Record<string, unknown> => {
     const b: Record<string, unknown> = { db: db.value, active: active.checked };
     if (!existing) b.name = name.value.trim();
@@ -123,13 +137,13 @@ async function editor(existing: Connection | null, reload: () => Promise<void>):
       h('button', { type: 'button', onclick: () => attempt(out, async () => {
         const b = body();
         const r = await api('POST', '/api/v1/connections/test', existing ? { ...b, name: existing.name } : b);
-        replace(out, h('p', { class: 'ok', role: 'status' }, `Test passed in ${Math.round(r.duration_ms)} ms.`));
+        replace(out, h('p', { class: 'ok', role: 'status' }, `Test passed in ${Math.round(r.duration_ms)} ms.`), warningLines(r.warnings));
       }) }, 'Test'),
       h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
-        if (existing) {
-          await api('PATCH', `/api/v1/connections/${enc(existing.name)}`, body(), ifMatch(await fetchEtag(existing.name)));
-        } else await api('POST', '/api/v1/connections', body());
-        toast('Saved.');
+        const saved: Connection = existing
+          ? await api('PATCH', `/api/v1/connections/${enc(existing.name)}`, body(), ifMatch(await fetchEtag(existing.name)))
+          : await api('POST', '/api/v1/connections', body());
+        toast(saved.warnings?.length ? `Saved, with ${saved.warnings.length} privilege warning(s): see the Privileges column.` : 'Saved.');
         close();
       }) }, 'Save'),
     ],

@@ -88,6 +88,19 @@ export class ClickhouseDriver extends PooledDriver<ClickhouseSession, CatalogHan
       .catch(() => {});
   }
 
+  /**
+   * A setting as the user's profile gives it: read without the settings every
+   * statement sends (a read sends `readonly = 1`, which would hide the user's
+   * own); a fixed read of system.settings, nothing else.
+   */
+  userSetting(name: string): Promise<string | null> {
+    return this.withSession(async ({ client }) => {
+      const result = await client.query({ query: 'SELECT value FROM system.settings WHERE name = {name:String}', query_params: { name }, format: 'JSONCompactEachRow' });
+      const [row] = await result.json<[string]>();
+      return row?.[0] ?? null;
+    });
+  }
+
   async run(request: RunRequest): Promise<RowCursor> {
     const session = await this.sessionForStatement();
     return openCursor(new ClickhouseStatement(this, session, request, this.readOnly(request)), {

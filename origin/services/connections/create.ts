@@ -10,6 +10,7 @@ import { PASSWORD_MASK, type CreateFields, assertTypeRules, assertValidName, wit
 import { type ConnectionRead, auditSnapshot, connectionRead } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
 import { withUriPassword } from './mongo-uri.ts';
+import { checkPrivilegesSoon } from './least-privilege.ts';
 
 export const connectionExists = (name: string) =>
   new SluiceError('connection_exists', `A connection named "${name}" already exists`);
@@ -26,8 +27,16 @@ export function isUniqueViolation(error: unknown): boolean {
  * Saves a new connection: the `create_connection` change. The row and its
  * audit entry (a full snapshot, password `********`) commit together. A
  * literal password is stored encrypted when SLUICE_SECRET_KEY is set.
+ * `checkPrivileges` (the API, not a configuration apply) asks the database
+ * what its user may do before answering (least-privilege.ts).
  */
-export async function createConnection(deps: AppDeps, actor: Caller, input: CreateFields, workspace = 'default'): Promise<ConnectionRead> {
+export async function createConnection(
+  deps: AppDeps,
+  actor: Caller,
+  input: CreateFields,
+  workspace = 'default',
+  { checkPrivileges = false }: { checkPrivileges?: boolean } = {},
+): Promise<ConnectionRead> {
   assertValidName(input.name);
   if (input.password === PASSWORD_MASK) {
     throw badRequest(`password is the mask ${PASSWORD_MASK}: send the real password, a \${VAR} reference, or null`, {
@@ -59,5 +68,7 @@ export async function createConnection(deps: AppDeps, actor: Caller, input: Crea
   // A namesake deleted earlier may still have a cached driver.
   connectionCache(deps.store).invalidate(name);
   await deps.drivers.drop(name);
-  return connectionRead(row, deps.usage);
+  deps.privileges.forget(name);
+  if (checkPrivileges) await checkPrivilegesSoon(deps, row);
+  return connectionRead(row, deps.usage, deps.privileges.view(row));
 }

@@ -48,5 +48,6 @@ export async function deleteConnection(
   connectionCache(deps.store).invalidate(name);
   await deps.drivers.drop(name);
   deps.usage.forget(name);
+  deps.privileges.forget(name);
   return deletedConnectionView(deleted);
 }

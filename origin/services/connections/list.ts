@@ -10,5 +10,5 @@ export async function listConnections(deps: AppDeps, workspace?: string): Promis
     .from(connections)
     .where(workspace === undefined ? undefined : eq(connections.workspace, workspace))
     .orderBy(asc(connections.name));
-  return rows.map((row) => connectionSummary(row, deps.usage));
+  return rows.map((row) => connectionSummary(row, deps.usage, deps.privileges.view(row)));
 }

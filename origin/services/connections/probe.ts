@@ -7,6 +7,7 @@ import { PASSWORD_MASK, type ProbeFields, assertTypeRules, withDefaults } from '
 import { withUriPassword } from './mongo-uri.ts';
 import { findConnection, settingsOf } from './lookup.ts';
 import { driverSettings } from './settings.ts';
+import type { ConnectionRow } from '../../store/schema/index.ts';
 
 /**
  * What `/test` and `/databases` talk to: a saved connection named in `{name}`,
@@ -16,6 +17,8 @@ import { driverSettings } from './settings.ts';
 export interface ProbeTarget {
   /** The saved connection's name; null for unsaved fields. */
   saved: string | null;
+  /** The saved connection's row: a test's answer about its privileges is kept for its version. */
+  row?: ConnectionRow;
   settings: ConnectionSettings;
   /** Strips the password (as sent and as expanded) from anything shown to the client. */
   redact: Redactor;
@@ -31,7 +34,7 @@ export async function probeTarget(deps: AppDeps, input: ProbeFields, workspace?:
     }
     const row = await findConnection(deps.store.db, name, { workspace });
     const settings = settingsOf(deps, row);
-    return { saved: row.name, settings, redact: createRedactor(settings.password) };
+    return { saved: row.name, row, settings, redact: createRedactor(settings.password) };
   }
   if (rest.password === PASSWORD_MASK) {
     throw badRequest(`password is the mask ${PASSWORD_MASK}: send the real password, or test the saved connection by {"name"}`, {

@@ -28,6 +28,7 @@ export async function testConnection(deps: AppDeps, input: ProbeFields, { worksp
       durationMs = performance.now() - started;
       warnings = await privilegeWarnings(driver);
     });
+    if (target.row) deps.privileges.record(target.row, warnings);
   } catch (err) {
     const failure = redactedFailure(err, target.redact);
     if (failure.code === 'connection_failed') throw failure;

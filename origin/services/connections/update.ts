@@ -9,6 +9,7 @@ import { samePassword, sealPassword } from '../../secrets/passwords.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type ConnectionFields, PASSWORD_MASK, type UpdateFields, assertTypeRules } from './fields.ts';
 import { withUriPassword } from './mongo-uri.ts';
+import { checkPrivilegesSoon } from './least-privilege.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
 import { type ConnectionRead, connectionRead, rowFields } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
@@ -21,13 +22,14 @@ import { announceConnectionChange, connectionCache } from './cache.ts';
  * changed fields; a password change is the literal `changed`). A request
  * that changes nothing writes nothing. A new literal password is stored
  * encrypted when SLUICE_SECRET_KEY is set; a kept one stays as stored.
+ * `checkPrivileges` as for a create.
  */
 export async function updateConnection(
   deps: AppDeps,
   actor: Caller,
   name: string,
   input: UpdateFields,
-  { workspace, ifMatch }: { workspace?: string; ifMatch?: string } = {},
+  { workspace, ifMatch, checkPrivileges = false }: { workspace?: string; ifMatch?: string; checkPrivileges?: boolean } = {},
 ): Promise<ConnectionRead> {
   const { row, changed } = await deps.store.db.transaction(async (tx) => {
     const current = await findConnection(tx, name, { workspace, forUpdate: true });
@@ -64,8 +66,9 @@ export async function updateConnection(
   if (changed) {
     connectionCache(deps.store).invalidate(name);
     await deps.drivers.drop(name);
+    if (checkPrivileges) await checkPrivilegesSoon(deps, row);
   }
-  return connectionRead(row, deps.usage);
+  return connectionRead(row, deps.usage, deps.privileges.view(row));
 }
 
 function merge(before: ConnectionFields, input: UpdateFields): ConnectionFields {

@@ -5,6 +5,7 @@ import { redact } from '../../drivers/redact.ts';
 import { PASSWORD_MASK, type ConnectionFields } from './fields.ts';
 import { shownOptions } from './mongo-uri.ts';
 import type { ConnectionUsage, UsageView } from './usage.ts';
+import type { PrivilegeView } from './privilege-checks.ts';
 
 /** A connection as `GET /api/v1/connections/{name}` shows it: options and user included, password masked. */
 export interface ConnectionView {
@@ -22,6 +23,9 @@ export interface ConnectionView {
   created_at: string;
   updated_at: string;
   usage: UsageView;
+  /** What the database user may do beyond reading (privilege-checks.ts); empty until `privileges_checked`. */
+  warnings: string[];
+  privileges_checked: boolean;
 }
 
 /** A listing entry: never credentials (no user, password or options, which may hold keys or URLs). */
@@ -36,6 +40,8 @@ export interface ConnectionSummary {
   created_at: string;
   updated_at: string;
   usage: UsageView;
+  warnings: string[];
+  privileges_checked: boolean;
 }
 
 /** A connection read back with the ETag a later `If-Match` must present. */
@@ -61,7 +67,7 @@ export function connectionEtag(row: Pick<ConnectionRow, 'id' | 'revision'>): str
   return `"c${row.id}.${row.revision}"`;
 }
 
-export function connectionView(row: ConnectionRow, usage: ConnectionUsage): ConnectionView {
+export function connectionView(row: ConnectionRow, usage: ConnectionUsage, privileges: PrivilegeView): ConnectionView {
   return {
     name: row.name,
     db: row.db,
@@ -77,14 +83,15 @@ export function connectionView(row: ConnectionRow, usage: ConnectionUsage): Conn
     created_at: formatDate(row.createdAt),
     updated_at: formatDate(row.updatedAt),
     usage: usage.view(row.name),
+    ...privileges,
   };
 }
 
-export function connectionRead(row: ConnectionRow, usage: ConnectionUsage): ConnectionRead {
-  return { connection: connectionView(row, usage), etag: connectionEtag(row) };
+export function connectionRead(row: ConnectionRow, usage: ConnectionUsage, privileges: PrivilegeView): ConnectionRead {
+  return { connection: connectionView(row, usage, privileges), etag: connectionEtag(row) };
 }
 
-export function connectionSummary(row: ConnectionRow, usage: ConnectionUsage): ConnectionSummary {
+export function connectionSummary(row: ConnectionRow, usage: ConnectionUsage, privileges: PrivilegeView): ConnectionSummary {
   return {
     name: row.name,
     db: row.db,
@@ -96,6 +103,7 @@ export function connectionSummary(row: ConnectionRow, usage: ConnectionUsage): C
     created_at: formatDate(row.createdAt),
     updated_at: formatDate(row.updatedAt),
     usage: usage.view(row.name),
+    ...privileges,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Caller } from '../../access/caller.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import { connections } from '../../store/schema/index.ts';
+import { assertLeastPrivilegeOf } from '../connections/least-privilege.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import { describedSchema } from '../connections/schema.ts';
 import { connectionNotGranted } from '../run/statement.ts';
@@ -31,7 +32,8 @@ export async function usableConnections(deps: Pick<AppDeps, 'store'>, caller: Ca
  * knowing what a column means), under the rules of the kept browse route
  * `GET /connections/{name}/schema` (a key
  * needs a `connections` grant of it, checked before the name is looked up;
- * an administrator `connections.read`; an inactive connection is refused).
+ * an administrator `connections.read`; an inactive connection is refused;
+ * an over-privileged one under SLUICE_REQUIRE_LEAST_PRIVILEGE too).
  */
 export async function tablesOf(deps: AppDeps, caller: Caller, name: string, database?: string) {
   if (caller.key && !connectionGranted(caller.key.grants, name)) throw connectionNotGranted(name);
@@ -39,5 +41,6 @@ export async function tablesOf(deps: AppDeps, caller: Caller, name: string, data
   if (!canBrowseConnection(caller, { name, workspace: row.workspace })) {
     throw caller.key ? connectionNotGranted(name) : new SluiceError('forbidden', `Browsing connection "${name}" needs the connections.read capability`);
   }
+  await assertLeastPrivilegeOf(deps, name, caller.admin);
   return describedSchema(deps, name, { database, workspace: row.workspace });
 }

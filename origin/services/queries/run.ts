@@ -11,6 +11,7 @@ import { type Rules, requestValues } from '../../../shared/parameters/index.ts';
 import { connectionForRun, connectionInactive, connectionNotFound, workspaceOfConnection } from '../connections/lookup.ts';
 import type { RowOptions } from '../run/options.ts';
 import type { RunInput } from '../run/run-sql.ts';
+import { assertLeastPrivilegeOf } from '../connections/least-privilege.ts';
 import { checkStatement, connectionNotGranted, statementAccess } from '../run/statement.ts';
 import { type Runnable, resolveRunnable } from './resolve.ts';
 import { type PreparedDocumentRun, prepareSavedDocuments } from './run-documents.ts';
@@ -97,6 +98,7 @@ async function prepareSql(deps: AppDeps, request: SavedRunRequest, { query, vers
   const sql = substituteLegacy(text, dialect, legacyValues(text, params), enumNames);
   const access = statementAccess(request.caller, canWrite(deps.env, request.caller, runTarget));
   const { isRead } = checkStatement(deps.env, sql, dialect, request.options.stream, access);
+  await assertLeastPrivilegeOf(deps, connection, access.serverKey === true);
   return {
     input: { sql, params, connection, options: request.options, access },
     query: query.name,

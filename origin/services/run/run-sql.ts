@@ -7,6 +7,7 @@ import type { Value } from '../../values.ts';
 import { observeQuery } from '../../observability/query-log.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
 import { connectionForRun } from '../connections/lookup.ts';
+import { assertLeastPrivilege } from '../connections/least-privilege.ts';
 import type { RowOptions } from './options.ts';
 import { type StatementAccess, checkStatement, sqlDriver } from './statement.ts';
 import { type WindowedPage, capRows, readPage } from './window.ts';
@@ -169,8 +170,9 @@ async function startPushdown(driver: Driver, request: RunRequest, format: string
 
 /** The checks, the plan and the query log of a run, then `open` starts it on the driver. */
 async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (driver: Driver, request: RunRequest) => Promise<O>) {
-  const { name, settings } = await connectionForRun(deps, input.connection);
+  const { name, row, settings } = await connectionForRun(deps, input.connection);
   const driver = sqlDriver(deps.drivers.get(name, settings), name);
+  await assertLeastPrivilege(deps, row, driver, input.access.serverKey === true);
   const info = checkStatement(deps.env, input.sql, driver.dialect, input.options.stream, input.access);
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
   const observed = observeQuery(deps, input.scope, { connection: name, dialect: driver.dialect, sql: input.sql, paging: input.options.paging, timeoutMs: input.options.timeoutMs });

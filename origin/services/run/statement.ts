@@ -17,6 +17,8 @@ export interface StatementAccess {
   allowedWriteOps: string[] | null;
   /** `allowed_tables` entries; null: every table. */
   allowedTables: string[] | null;
+  /** The server key (or anyone on a server without one): may use a connection SLUICE_REQUIRE_LEAST_PRIVILEGE refuses to others. */
+  serverKey?: boolean;
 }
 
 /** 403 for a key without a `connections` grant of a connection it asks to run on. */
@@ -29,8 +31,9 @@ export function sqlDriver(driver: AnyDriver, connection: string): Driver {
 }
 
 /** A caller's statement access: writes as reachability decided, and the key's write keywords and tables. */
-export const statementAccess = (caller: Pick<Caller, 'key'>, mayWrite: boolean): StatementAccess => ({
+export const statementAccess = (caller: Pick<Caller, 'key' | 'admin'>, mayWrite: boolean): StatementAccess => ({
   mayWrite,
+  serverKey: caller.admin,
   allowedWriteOps: caller.key?.grants.allowed_write_ops ?? null,
   allowedTables: caller.key?.grants.allowed_tables ?? null,
 });

@@ -68,9 +68,9 @@ describe('checkStatement', () => {
 });
 
 describe('statementAccess', () => {
-  it("takes a key's write keywords and tables; others have none", () => {
+  it("takes a key's write keywords and tables; others have none; only the server key is the server key", () => {
     const key = { id: 1, name: 'k', workspace: 'default', grants: { ...emptyGrants(), allowed_write_ops: ['insert'], allowed_tables: ['films'] } };
-    expect(statementAccess({ key }, true)).toEqual({ mayWrite: true, allowedWriteOps: ['insert'], allowedTables: ['films'] });
-    expect(statementAccess({}, false)).toEqual({ mayWrite: false, allowedWriteOps: null, allowedTables: null });
+    expect(statementAccess({ key, admin: false }, true)).toEqual({ mayWrite: true, allowedWriteOps: ['insert'], allowedTables: ['films'], serverKey: false });
+    expect(statementAccess({ admin: true }, false)).toEqual({ mayWrite: false, allowedWriteOps: null, allowedTables: null, serverKey: true });
   });
 });

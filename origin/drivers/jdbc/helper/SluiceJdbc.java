@@ -117,7 +117,12 @@ public final class SluiceJdbc {
           }
           case "query": query(command); break;
           case "next": next(((Number) command.get("rows")).intValue()); break;
-          case "finish": finish(Boolean.TRUE.equals(command.get("commit"))); reply("\"ok\":true"); break;
+          case "finish": {
+            finish(Boolean.TRUE.equals(command.get("commit")));
+            if (Boolean.TRUE.equals(command.get("renew"))) renew();
+            reply("\"ok\":true");
+            break;
+          }
           case "ping": reply("\"ok\":" + conn.isValid(10)); break;
           case "catalog": catalog(command); break;
           case "close": {
@@ -208,6 +213,19 @@ public final class SluiceJdbc {
         if (commit) conn.commit();
         else conn.rollback();
       }
+    }
+
+    /**
+     * A new JDBC connection in place of this one, for a database with no way to
+     * reset a session (H2): opened before the old one closes, so an in-memory
+     * database without DB_CLOSE_DELAY outlives the swap.
+     */
+    void renew() throws Exception {
+      Connection next = driver.connect(url, PROPS);
+      next.setAutoCommit(false);
+      Connection old = conn;
+      conn = next;
+      old.close();
     }
 
     /** Tables and columns of a schema (`schema` null: the session's own), or the schemas, or one table's columns. */

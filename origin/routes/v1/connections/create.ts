@@ -8,7 +8,7 @@ import { createFields } from '../../../services/connections/fields.ts';
 export function registerCreate(api: Hono<AppEnv>): void {
   api.post('/', async (c) => {
     const input = await readBody(c, createFields);
-    const { connection, etag } = await createConnection(c.get('deps'), c.get('caller'), input, c.get('workspace'));
+    const { connection, etag } = await createConnection(c.get('deps'), c.get('caller'), input, c.get('workspace'), { checkPrivileges: true });
     c.header('ETag', etag);
     c.header('Location', `/api/v1/connections/${encodeURIComponent(connection.name)}`);
     return c.json(connection, 201);

@@ -12,6 +12,7 @@ export function registerUpdate(api: Hono<AppEnv>): void {
     const { connection, etag } = await updateConnection(c.get('deps'), c.get('caller'), c.req.param('name'), input, {
       workspace: listedWorkspace(c),
       ifMatch: c.req.header('if-match'),
+      checkPrivileges: true,
     });
     c.header('ETag', etag);
     return c.json(connection);
