@@ -169,9 +169,9 @@ describe('read', () => {
 
   it('shows a ${VAR} reference as written', async () => {
     const name = unique('ref');
-    const created = await create(pgFields(name, { password: '${SOME_DB_PASSWORD}' }));
-    expect(created.body.password).toBe('${SOME_DB_PASSWORD}');
-    expect((await origin.call('GET', at(name))).body.password).toBe('${SOME_DB_PASSWORD}');
+    const created = await create(pgFields(name, { password: '${SLUICE_REF_SOME_DB_PASSWORD}' }));
+    expect(created.body.password).toBe('${SLUICE_REF_SOME_DB_PASSWORD}');
+    expect((await origin.call('GET', at(name))).body.password).toBe('${SLUICE_REF_SOME_DB_PASSWORD}');
   });
 
   it('answers 404 connection_not_found for an unknown name', async () => {
@@ -220,8 +220,8 @@ describe('update', () => {
     expect(literal.headers.get('etag')).not.toBe(omitted.headers.get('etag'));
     expect(JSON.stringify(literal.body)).not.toContain('new-literal');
 
-    const reference = await origin.call('PATCH', at(name), { password: '${PG_PASSWORD_VAR}' });
-    expect(reference.body.password).toBe('${PG_PASSWORD_VAR}');
+    const reference = await origin.call('PATCH', at(name), { password: '${SLUICE_REF_PG_PASSWORD}' });
+    expect(reference.body.password).toBe('${SLUICE_REF_PG_PASSWORD}');
 
     const removed = await origin.call('PATCH', at(name), { password: null });
     expect(removed.body.password).toBeNull();

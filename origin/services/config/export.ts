@@ -63,7 +63,7 @@ async function connectionEntries(db: StoreDb, workspace: string, examples: boole
           host: row.host,
           port: row.port,
           user: row.user,
-          password: passwordOf(row.password, `SLUICE_PW_${variablePart(row.name)}`),
+          password: passwordOf(row.password, `SLUICE_REF_PW_${variablePart(row.name)}`),
           database: row.database,
           active: row.active,
           options: row.options,
@@ -78,7 +78,7 @@ async function destinationEntries(db: StoreDb, workspace: string): Promise<Entry
   return rows.map((row) => ({
     name: row.name,
     url: row.url,
-    ...withoutDefaults({ region: row.region, endpoint: row.endpoint, user: row.user, password: passwordOf(row.password, `SLUICE_DESTINATION_PW_${variablePart(row.name)}`) }, {}),
+    ...withoutDefaults({ region: row.region, endpoint: row.endpoint, user: row.user, password: passwordOf(row.password, `SLUICE_REF_DESTINATION_PW_${variablePart(row.name)}`) }, {}),
   }));
 }
 
@@ -162,7 +162,7 @@ async function exportEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
  * What the server holds in a workspace as a configuration file that applies
  * back to the same state. Passwords stay `${VAR}` references; a literal or
  * encrypted one is written as a placeholder named after the object
- * (`${SLUICE_PW_<CONNECTION>}`, `${SLUICE_DESTINATION_PW_<DESTINATION>}`),
+ * (`${SLUICE_REF_PW_<CONNECTION>}`, `${SLUICE_REF_DESTINATION_PW_<DESTINATION>}`),
  * and applying the file warns while that variable is unset. Keys carry
  * their current `secret_sha256`. Descriptions are keyed by connection. The
  * examples' objects (connection and its descriptions, queries, role, keys)

@@ -5,10 +5,11 @@ import { badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
-import { samePassword, sealPassword } from '../../secrets/passwords.ts';
+import { referenceOf, samePassword, sealPassword } from '../../secrets/passwords.ts';
+import { assertReferenceWrite } from '../../secrets/references.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type ConnectionFields, PASSWORD_MASK, type UpdateFields, assertTypeRules } from './fields.ts';
-import { withUriPassword } from './mongo-uri.ts';
+import { passwordField, withUriPassword } from './mongo-uri.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
 import { type ConnectionRead, connectionRead, rowFields } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
@@ -43,6 +44,12 @@ export async function updateConnection(
     const keyring = secretKeyring(deps.env);
     const passwordChanged = !samePassword(keyring, before.password, after.password);
     const changes: Record<string, unknown> = diffFields(withoutPassword(before), withoutPassword(after));
+    assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, {
+      reference: passwordChanged ? referenceOf(after.password) : null,
+      // Where a kept reference's secret goes: anything but switching the connection on or off.
+      redirects: !passwordChanged && referenceOf(after.password) !== null && Object.keys(changes).some((field) => field !== 'active'),
+      field: passwordField(input.password),
+    });
     if (passwordChanged) changes.password = 'changed';
     if (Object.keys(changes).length === 0) return { row: current, changed: false };
 

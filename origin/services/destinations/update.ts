@@ -5,7 +5,8 @@ import { recordAudit } from '../../audit/record.ts';
 import type { AppDeps } from '../../deps.ts';
 import { badRequest } from '../../errors.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
-import { samePassword, sealPassword } from '../../secrets/passwords.ts';
+import { referenceOf, samePassword, sealPassword } from '../../secrets/passwords.ts';
+import { assertReferenceWrite } from '../../secrets/references.ts';
 import { destinations } from '../../store/schema/index.ts';
 import { PASSWORD_MASK } from '../connections/fields.ts';
 import { type DestinationFields, type UpdateFields, assertDestinationRules } from './fields.ts';
@@ -40,6 +41,10 @@ export async function updateDestination(
     const keyring = secretKeyring(deps.env);
     const passwordChanged = !samePassword(keyring, before.password, after.password);
     const changes: Record<string, unknown> = diffFields(withoutPassword(before), withoutPassword(after));
+    assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, {
+      reference: passwordChanged ? referenceOf(after.password) : null,
+      redirects: !passwordChanged && referenceOf(after.password) !== null && Object.keys(changes).length > 0,
+    });
     if (passwordChanged) changes.password = 'changed';
     if (Object.keys(changes).length === 0) return current;
 
