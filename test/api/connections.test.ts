@@ -227,6 +227,28 @@ describe('update', () => {
     expect(removed.body.password).toBeNull();
   });
 
+  it('takes any password sent as a change: the right one and a wrong one alike get a new ETag and an audit entry, never the password', async () => {
+    const name = unique('oracle');
+    const created = await create(pgFields(name, { password: 'the-right-one' }));
+    const audited = async () => (await origin.call('GET', `/api/v1/audit?action=update_connection&target=${encodeURIComponent(name)}`)).body.items;
+    const etags = [created.headers.get('etag')];
+    for (const password of ['the-right-one', 'a-wrong-one', 'a-wrong-one', 'the-right-one']) {
+      const res = await origin.call('PATCH', at(name), { password });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(etags, `PATCH with ${password === 'the-right-one' ? 'the right' : 'a wrong'} password`).not.toContain(res.headers.get('etag'));
+      etags.push(res.headers.get('etag'));
+    }
+    const entries = await audited();
+    expect(entries).toHaveLength(4);
+    for (const entry of entries) expect(entry.changes).toEqual({ password: 'changed' });
+    expect(JSON.stringify(entries)).not.toMatch(/the-right-one|a-wrong-one/);
+    // The mongodb URI's password is a password sent too.
+    const mongo = unique('oracle-m');
+    const made = await create({ name: mongo, db: 'mongodb', options: { uri: 'mongodb://reader:the-right-one@127.0.0.1:1/shop' } });
+    const again = await origin.call('PATCH', at(mongo), { options: { uri: 'mongodb://reader:the-right-one@127.0.0.1:1/shop' } });
+    expect(again.headers.get('etag')).not.toBe(made.headers.get('etag'));
+  });
+
   it('removes optional fields sent as null and keeps omitted ones', async () => {
     const name = unique('nulls');
     await create(pgFields(name, { options: { sslmode: 'disable' } }));

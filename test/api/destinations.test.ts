@@ -271,6 +271,18 @@ describe('update', () => {
     expect((await origin.call('PATCH', at(name), { region: 'us-west-1' }, { 'if-match': '*' })).status).toBe(200);
   });
 
+  it('takes any secret sent as a change, the stored one too: a new ETag and an audit entry, never the secret', async () => {
+    const secret = literalSecret();
+    const name = unique('oracle');
+    const created = await create(s3Fields(name, { password: secret }));
+    const again = await origin.call('PATCH', at(name), { password: secret });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('etag')).not.toBe(created.headers.get('etag'));
+    const entries = (await auditOf(name)).filter((entry) => entry.action === 'update_destination');
+    expect(entries.map((entry) => entry.changes)).toEqual([{ password: 'changed' }]);
+    expect(JSON.stringify(entries)).not.toContain(secret);
+  });
+
   it('keeps the secret when it is omitted or sent as the mask; a new one is stored sealed', async () => {
     const name = unique('pw');
     const created = await create(s3Fields(name));

@@ -9,7 +9,7 @@ import { referenceOf, samePassword, sealPassword } from '../../secrets/passwords
 import { assertReferenceWrite } from '../../secrets/references.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type ConnectionFields, PASSWORD_MASK, type UpdateFields, assertTypeRules } from './fields.ts';
-import { passwordField, withUriPassword } from './mongo-uri.ts';
+import { passwordField, uriPasswordSent, withUriPassword } from './mongo-uri.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
 import { type ConnectionRead, connectionRead, rowFields } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
@@ -20,7 +20,8 @@ import { announceConnectionChange, connectionCache } from './cache.ts';
  * stored password. `If-Match` is checked against the row locked in the same
  * transaction that writes the change and its audit entry (a diff of the
  * changed fields; a password change is the literal `changed`). A request
- * that changes nothing writes nothing. A new literal password is stored
+ * that changes nothing writes nothing; a literal password sent always
+ * changes it. A new literal password is stored
  * encrypted when SLUICE_SECRET_KEY is set; a kept one stays as stored.
  */
 export async function updateConnection(
@@ -42,7 +43,7 @@ export async function updateConnection(
     const after = withUriPassword(merge(before, input), PASSWORD_MASK, input.password !== undefined && input.password !== null && input.password !== PASSWORD_MASK);
     assertTypeRules(after);
     const keyring = secretKeyring(deps.env);
-    const passwordChanged = !samePassword(keyring, before.password, after.password);
+    const passwordChanged = literalSent(input, after.password) || !samePassword(keyring, before.password, after.password);
     const changes: Record<string, unknown> = diffFields(withoutPassword(before), withoutPassword(after));
     assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, {
       reference: passwordChanged ? referenceOf(after.password) : null,
@@ -73,6 +74,17 @@ export async function updateConnection(
     await deps.drivers.drop(name);
   }
   return connectionRead(row, deps.usage);
+}
+
+/**
+ * A literal password the request sent (in `password` or a mongodb URI) is a
+ * change even when it is the stored one: were it not, the ETag and the audit
+ * log would tell whoever may edit the connection whether a guess was right.
+ * A `${VAR}` reference is no secret: sent again, it changes nothing.
+ */
+function literalSent(input: UpdateFields, password: string | null): boolean {
+  const sent = (input.password !== undefined && input.password !== null && input.password !== PASSWORD_MASK) || uriPasswordSent(input.options, PASSWORD_MASK);
+  return sent && password !== null && referenceOf(password) === null;
 }
 
 function merge(before: ConnectionFields, input: UpdateFields): ConnectionFields {
