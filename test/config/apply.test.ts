@@ -119,6 +119,21 @@ describe('config apply of changes', () => {
     expect((await admin(origin, 'GET', `/api/v1/api-keys/${other}`)).status).toBe(404);
   });
 
+  it('refuses the server key\'s own secret for a key, new or rotated (key_secret_taken)', async () => {
+    const serverKeyHash = createHash('sha256').update(ADMIN_KEY).digest('hex');
+    const name = unique('k');
+    for (const verb of ['diff', 'apply'] as const) {
+      const taken = await sendFile(origin, verb, configFile({ api_keys: [{ name, connections: ['examples'], secret_sha256: serverKeyHash }] }));
+      expect(taken.status, JSON.stringify(taken.body)).toBe(400);
+      expect(taken.body.errors).toEqual([expect.objectContaining({ path: 'api_keys[0].secret_sha256', code: 'key_secret_taken' })]);
+    }
+    expect((await admin(origin, 'GET', `/api/v1/api-keys/${name}`)).status).toBe(404);
+    const made = await sendFile(origin, 'apply', configFile({ api_keys: [{ name, connections: ['examples'], secret_sha256: newSecret().sha256 }] }));
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const rotated = await sendFile(origin, 'apply', configFile({ api_keys: [{ name, connections: ['examples'], secret_sha256: serverKeyHash }] }));
+    expect(rotated.body.errors).toEqual([expect.objectContaining({ path: 'api_keys[0].secret_sha256', code: 'key_secret_taken' })]);
+  });
+
   it('keeps a key with a role on the role: a changed role reaches the key at the same apply', async () => {
     const role = unique('r');
     const key = unique('k');
