@@ -9,6 +9,7 @@ import type { StoreDb } from '../../store/open.ts';
 import { apiKeys, connections, destinations, exports, queries, roles } from '../../store/schema/index.ts';
 import { itemsOf } from '../descriptions/read.ts';
 import { byName } from '../collections/lookup.ts';
+import { maskOptions } from '../connections/view.ts';
 import { DEFAULT_PATH } from '../exports/fields.ts';
 import { rowFields as exportFields } from '../exports/view.ts';
 import { grantsValidIn } from '../keys/grant-names.ts';
@@ -66,7 +67,8 @@ async function connectionEntries(db: StoreDb, workspace: string, examples: boole
           password: passwordOf(row.password, `SLUICE_REF_PW_${variablePart(row.name)}`),
           database: row.database,
           active: row.active,
-          options: row.options,
+          // A password inside a JDBC URL stored before it was refused: masked, so applying the file names it.
+          options: maskOptions(row.options),
         },
         { active: true, options: {} },
       ),

@@ -10,6 +10,7 @@ import { connections } from '../../store/schema/index.ts';
 import { PASSWORD_MASK, type CreateFields, assertTypeRules, assertValidName, withDefaults } from './fields.ts';
 import { type ConnectionRead, auditSnapshot, connectionRead } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
+import { assertNoUrlPassword } from './jdbc-url.ts';
 import { passwordField, withUriPassword } from './mongo-uri.ts';
 
 export const connectionExists = (name: string) =>
@@ -37,6 +38,7 @@ export async function createConnection(deps: AppDeps, actor: Caller, input: Crea
   }
   const fields = withUriPassword(withDefaults(input), PASSWORD_MASK, input.password !== undefined && input.password !== null);
   assertTypeRules(fields);
+  assertNoUrlPassword(fields.options);
   assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, { reference: referenceOf(fields.password), field: passwordField(input.password) });
   const { name } = input;
 

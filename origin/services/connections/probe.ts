@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps.ts';
 import { referenceOf } from '../../secrets/passwords.ts';
 import { assertReferenceWrite } from '../../secrets/references.ts';
 import { PASSWORD_MASK, type ProbeFields, assertTypeRules, withDefaults } from './fields.ts';
+import { assertNoUrlPassword } from './jdbc-url.ts';
 import { passwordField, withUriPassword } from './mongo-uri.ts';
 import { findConnection, settingsOf } from './lookup.ts';
 import { driverSettings } from './settings.ts';
@@ -43,6 +44,7 @@ export async function probeTarget(deps: AppDeps, actor: Caller, input: ProbeFiel
   }
   const fields = withUriPassword(withDefaults({ db, ...rest }), PASSWORD_MASK, rest.password !== undefined && rest.password !== null);
   assertTypeRules(fields);
+  assertNoUrlPassword(fields.options);
   // Sent to a host the caller names: who may, and which variables (secrets/references.ts).
   assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, { reference: referenceOf(fields.password), field: passwordField(rest.password) });
   // An unset `${VAR}` fails here, naming the variable (a reference is no secret).

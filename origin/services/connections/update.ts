@@ -9,9 +9,10 @@ import { referenceOf, samePassword, sealPassword } from '../../secrets/passwords
 import { assertReferenceWrite } from '../../secrets/references.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type ConnectionFields, PASSWORD_MASK, type UpdateFields, assertTypeRules } from './fields.ts';
+import { assertNoUrlPassword } from './jdbc-url.ts';
 import { passwordField, uriPasswordSent, withUriPassword } from './mongo-uri.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
-import { type ConnectionRead, connectionRead, rowFields } from './view.ts';
+import { type ConnectionRead, connectionRead, maskedDiff, rowFields } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
 
 /**
@@ -42,9 +43,11 @@ export async function updateConnection(
     const before = rowFields(current);
     const after = withUriPassword(merge(before, input), PASSWORD_MASK, input.password !== undefined && input.password !== null && input.password !== PASSWORD_MASK);
     assertTypeRules(after);
+    // Only a URL this request writes: one stored before keeps working (masked wherever it is shown).
+    if (input.options !== undefined) assertNoUrlPassword(after.options);
     const keyring = secretKeyring(deps.env);
     const passwordChanged = literalSent(input, after.password) || !samePassword(keyring, before.password, after.password);
-    const changes: Record<string, unknown> = diffFields(withoutPassword(before), withoutPassword(after));
+    const changes: Record<string, unknown> = maskedDiff(diffFields(withoutPassword(before), withoutPassword(after)));
     assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, {
       reference: passwordChanged ? referenceOf(after.password) : null,
       // Where a kept reference's secret goes: anything but switching the connection on or off.
