@@ -1,5 +1,5 @@
 import type { Caller } from '../access/caller.ts';
-import { holds } from '../access/administration.ts';
+import { DEFAULT_WORKSPACE, holds } from '../access/administration.ts';
 import { SluiceError } from '../errors.ts';
 
 /**
@@ -53,7 +53,8 @@ export function referenceProblem(name: string, allowed: readonly string[]): stri
  * fields) is for server-wide owners and the server key: anyone else could
  * point an allowed secret at a listener of their own.
  */
-export const mayWriteReferences = (caller: Caller): boolean => holds(caller, 'default', 'secrets.reference');
+// A server-wide capability: the workspace named does not matter.
+export const mayWriteReferences = (caller: Caller): boolean => holds(caller, DEFAULT_WORKSPACE, 'secrets.reference');
 
 /** 400 `secret_ref_refused`, the problem also under `errors[field]`. */
 export const referenceRefused = (problem: string, field: string): SluiceError =>
