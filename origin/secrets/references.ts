@@ -8,7 +8,7 @@ import { SluiceError } from '../errors.ts';
  * its own secrets (`SLUICE_API_KEY`, `SLUICE_SECRET_KEY`...): a reference to
  * any variable would hand them to whoever points a connection at a listener
  * of their own. So the operator lists what may be named, and only those who
- * hold the whole server may write a reference at all.
+ * hold the whole server may write a reference at all (ADR 0023).
  */
 
 /** The prefix of variables meant for references: allowed when SLUICE_SECRET_REFS is unset. */
