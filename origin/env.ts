@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { parseRate } from '../shared/access/rate.ts';
 import { secretKeyProblem } from './secrets/keys.ts';
+import { DEFAULT_SECRET_REFS, secretRefPatternProblem } from './secrets/references.ts';
 
 /**
  * Every variable the origin reads, parsed once at startup. A malformed value
@@ -127,6 +128,16 @@ export const envSchema = z.object({
     if (relative.length > 0) ctx.addIssue({ code: 'custom', message: `must be absolute paths; not ${relative.join(', ')}` });
     return dirs;
   }),
+  /** Comma-separated names and `PREFIX*` patterns a `${VAR}` reference may name (origin/secrets/references.ts); unset: `SLUICE_REF_*`. */
+  SLUICE_SECRET_REFS: optionalText.transform((text, ctx) => {
+    if (text === undefined) return [...DEFAULT_SECRET_REFS];
+    const patterns = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+    for (const pattern of patterns) {
+      const problem = secretRefPatternProblem(pattern);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }
+    return patterns;
+  }),
   /** AES-256-GCM keys for stored passwords: comma-separated, 32 bytes each in hex or base64; the first encrypts, all decrypt. */
   SLUICE_SECRET_KEY: optionalText.superRefine((text, ctx) => {
     const problem = text === undefined ? null : secretKeyProblem(text);
@@ -165,7 +176,7 @@ export const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 /** Variables whose values are never echoed: in errors, logs or `GET /api/v1/settings`. */
-export const SECRET_VARIABLE = /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL|REDIS_URL|WEBHOOK_URL/;
+export const SECRET_VARIABLE = /KEY|SECRET(?!_REFS$)|TOKEN|PASSWORD|DATABASE_URL|REDIS_URL|WEBHOOK_URL/;
 
 /** Parses the variables or throws an Error whose message names each bad one. */
 export function parseEnv(source: Record<string, string | undefined>): Env {

@@ -13,7 +13,7 @@ import { HistoryRecorder } from './services/history/recorder.ts';
 import { openStore } from './store/open.ts';
 import { configureAudit } from './audit/options.ts';
 import { warnAboutAuditKey } from './audit/startup.ts';
-import { warnAboutStoredSecrets } from './secrets/startup.ts';
+import { warnAboutRefusedReferences, warnAboutStoredSecrets } from './secrets/startup.ts';
 import { EdgeSync } from './edge-sync/sync.ts';
 import { projectPath } from './paths.ts';
 
@@ -39,6 +39,7 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
   configureAudit({ key: env.SLUICE_AUDIT_KEY ?? null, limit: env.SLUICE_AUDIT_LOG_LIMIT ?? null });
   await warnAboutAuditKey(store, env.SLUICE_AUDIT_KEY ?? null, logger);
   await warnAboutStoredSecrets({ env, store, logger });
+  await warnAboutRefusedReferences({ env, store, logger });
   const drivers = new DriverRegistry({
     poolSize: env.SLUICE_POOL_SIZE,
     poolIdleTimeoutMs: env.SLUICE_POOL_IDLE_TIMEOUT * 1000,

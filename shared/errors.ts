@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   invalid_name: 400,
   reason_required: 400,
   invalid_config: 400,
+  secret_ref_refused: 400,
   unauthorized: 401,
   forbidden: 403,
   connection_inactive: 403,

@@ -13,6 +13,7 @@ const SERVER_WIDE_ONLY: ReadonlySet<Capability> = new Set<Capability>([
   'administrators.write',
   'workspaces.write',
   'secrets.rotate',
+  'secrets.reference',
   'history.forget',
 ]);
 

@@ -27,6 +27,8 @@ export const CAPABILITIES = [
   'usage.read',
   'settings.read',
   'secrets.rotate',
+  /** Write a `${VAR}` reference (origin/secrets/references.ts): a server-wide owner's alone. */
+  'secrets.reference',
   'alerts.read',
   'examples.write',
   'destinations.read',
@@ -44,7 +46,7 @@ export type Capability = (typeof CAPABILITIES)[number];
 
 const READ: Capability[] = CAPABILITIES.filter((c) => c.endsWith('.read'));
 
-const OWNER_ONLY: Capability[] = ['administrators.write', 'workspaces.write', 'config.apply', 'secrets.rotate', 'history.forget'];
+const OWNER_ONLY: Capability[] = ['administrators.write', 'workspaces.write', 'config.apply', 'secrets.rotate', 'secrets.reference', 'history.forget'];
 
 const ROLE_CAPABILITIES: Record<AdminRole, ReadonlySet<Capability>> = {
   owner: new Set(CAPABILITIES),

@@ -1,4 +1,5 @@
 import { SECRET_VARIABLE } from '../env.ts';
+import { REF_PREFIX } from '../secrets/references.ts';
 import { batchedOutput } from './log-destination.ts';
 import { NO_REQUEST } from './request-context.ts';
 
@@ -119,8 +120,9 @@ function stringify(value: object): string {
 
 /**
  * A last line of defence: whatever a line carries, the values of the secret
- * variables the origin was started with (and the password inside a secret
- * URL) are masked, raw and as they appear escaped inside JSON.
+ * variables the origin was started with, `SLUICE_REF_` ones (held for
+ * `${VAR}` references) among them, and the password inside a secret URL are
+ * masked, raw and as they appear escaped inside JSON.
  */
 function secretScrubber(source: Record<string, string | undefined>): (line: string) => string {
   const secrets = new Set<string>();
@@ -130,7 +132,7 @@ function secretScrubber(source: Record<string, string | undefined>): (line: stri
     secrets.add(JSON.stringify(value).slice(1, -1));
   };
   for (const [name, value] of Object.entries(source)) {
-    if (!name.startsWith('SLUICE_') || !SECRET_VARIABLE.test(name) || !value) continue;
+    if (!name.startsWith('SLUICE_') || !(SECRET_VARIABLE.test(name) || name.startsWith(REF_PREFIX)) || !value) continue;
     add(value);
     for (const part of value.split(',')) add(part.trim());
     const password = urlPassword(value);

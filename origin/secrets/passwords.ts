@@ -1,5 +1,6 @@
 import { SluiceError, badRequest } from '../errors.ts';
 import { type SecretKeyring, UndecryptableError, isEncrypted } from './keyring.ts';
+import { referenceProblem } from './references.ts';
 
 /** A password that is wholly a `${VAR}` reference, expanded from the environment at connect time. */
 export const ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
@@ -54,20 +55,32 @@ export function samePassword(keyring: SecretKeyring, stored: string | null, cand
   }
 }
 
+/** The variable a wholly-`${VAR}` password names, or null for anything else. */
+export const referenceOf = (password: string | null | undefined): string | null => (password ? (ENV_REFERENCE.exec(password)?.[1] ?? null) : null);
+
 /**
  * A password as a database or a store needs it: a `${VAR}` reference read
  * from the environment now (it is never stored expanded), a literal as
- * stored. An unset variable is 502 `connection_failed` naming it; `owner`
+ * stored. A variable the rule refuses (secrets/references.ts: `allowed` is
+ * SLUICE_SECRET_REFS) is never read: 502 `connection_failed` naming the
+ * rule; an unset one is 502 `connection_failed` naming it. `owner`
  * (`connection "x"`, `destination "y"`) is null for unsaved fields.
  */
-export function expandPassword(owner: string | null, password: string | null, environment: NodeJS.ProcessEnv = process.env): string | null {
-  if (password === null) return null;
-  const reference = ENV_REFERENCE.exec(password);
-  if (!reference) return password;
-  const value = environment[reference[1]!];
+export function expandPassword(
+  owner: string | null,
+  password: string | null,
+  allowed: readonly string[],
+  environment: NodeJS.ProcessEnv = process.env,
+): string | null {
+  const name = referenceOf(password);
+  if (name === null) return password;
+  const whose = `The password${owner === null ? '' : ` of ${owner}`}`;
+  const problem = referenceProblem(name, allowed);
+  if (problem) throw new SluiceError('connection_failed', `${whose} is not expanded: ${problem}`, { detail: `Reference to ${name} refused` });
+  const value = environment[name];
   if (value === undefined) {
-    throw new SluiceError('connection_failed', `The password${owner === null ? '' : ` of ${owner}`} refers to \${${reference[1]}}, which is not set in the server's environment`, {
-      detail: `Environment variable ${reference[1]} is not set`,
+    throw new SluiceError('connection_failed', `${whose} refers to \${${name}}, which is not set in the server's environment`, {
+      detail: `Environment variable ${name} is not set`,
     });
   }
   return value;

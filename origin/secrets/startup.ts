@@ -1,8 +1,12 @@
 import type { Logger } from '../observability/logger.ts';
 import type { Env } from '../env.ts';
 import type { Store } from '../store/open.ts';
+import { isNotNull } from 'drizzle-orm';
+import { SECRET_COLUMNS } from './columns.ts';
 import { type StoredSecret, secretsReport, storedSecrets } from './inventory.ts';
 import { secretKeyring } from './keyring.ts';
+import { referenceOf } from './passwords.ts';
+import { referenceProblem } from './references.ts';
 
 const list = (secrets: StoredSecret[]) => secrets.map((s) => `${s.column.kind} "${s.name}"`).join(', ');
 
@@ -34,5 +38,23 @@ export async function warnAboutStoredSecrets(deps: { env: Env; store: Store; log
   }
   if (report.under_old_keys > 0) {
     deps.logger.warn(`${report.under_old_keys} stored password(s) are under an older key of SLUICE_SECRET_KEY: POST /api/v1/settings/rekey re-encrypts them under the first`);
+  }
+}
+
+/**
+ * One warning per stored `${VAR}` reference the rule refuses (SLUICE_SECRET_REFS,
+ * never a SLUICE_ setting): written before the rule, or left behind by a
+ * narrower list. It is not expanded; the object fails on use until it is
+ * changed. Names the object and the variable, never a value.
+ */
+export async function warnAboutRefusedReferences(deps: { env: Env; store: Store; logger: Logger }): Promise<void> {
+  for (const column of SECRET_COLUMNS) {
+    const rows = await deps.store.db.select({ name: column.name, value: column.value }).from(column.table).where(isNotNull(column.value));
+    for (const row of rows) {
+      const variable = referenceOf(row.value as string);
+      const problem = variable === null ? null : referenceProblem(variable, deps.env.SLUICE_SECRET_REFS);
+      if (problem === null) continue;
+      deps.logger.warn({ [column.kind]: String(row.name), variable }, `the password of ${column.kind} "${String(row.name)}" is not expanded: ${problem}; using it fails until it is changed`);
+    }
   }
 }

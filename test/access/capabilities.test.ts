@@ -39,7 +39,7 @@ const PROBES: Probe[] = [
     capability: 'destinations.write',
     method: 'POST',
     path: '/api/v1/destinations',
-    body: () => ({ name: unique('dest'), url: 's3://sluice-probe-bucket/x', user: 'AKIDEXAMPLE', password: '${SLUICE_T_UNSET_SECRET}' }),
+    body: () => ({ name: unique('dest'), url: 's3://sluice-probe-bucket/x', user: 'AKIDEXAMPLE', password: '${SLUICE_REF_T_UNSET_SECRET}' }),
   },
   { capability: 'queries.read', method: 'GET', path: '/api/v1/queries' },
   { capability: 'queries.read', method: 'POST', path: '/api/v1/queries/validate', body: () => ({ sql: 'select 1' }) },

@@ -47,7 +47,7 @@ beforeAll(async () => {
   sqliteExec(wideFile, ...Array.from({ length: 11 }, (_, t) => `create table wide_${t} (${wideColumns})`));
   sqliteExec(exactFile, ...Array.from({ length: 10 }, (_, t) => `create table wide_${t} (${wideColumns})`));
   origin = await startOrigin({
-    env: { SLUICE_T_MYSQL_RIGHT: MY_RIGHT, SLUICE_T_MYSQL_WRONG: MY_WRONG },
+    env: { SLUICE_REF_T_MYSQL_RIGHT: MY_RIGHT, SLUICE_REF_T_MYSQL_WRONG: MY_WRONG },
   });
   sqliteExec(join(origin.dataDir, relFile), 'create table rel_table (x integer)');
 });
@@ -133,41 +133,41 @@ describe('test', () => {
 describe('passwords from the environment', () => {
   it('expands ${VAR} at connect time: the right value connects, a wrong one is refused', async () => {
     const right = unique('envright');
-    const created = await create({ name: right, ...myFields({ user: myUser, password: '${SLUICE_T_MYSQL_RIGHT}' }) });
-    expect(created.password).toBe('${SLUICE_T_MYSQL_RIGHT}');
+    const created = await create({ name: right, ...myFields({ user: myUser, password: '${SLUICE_REF_T_MYSQL_RIGHT}' }) });
+    expect(created.password).toBe('${SLUICE_REF_T_MYSQL_RIGHT}');
     expect((await origin.call('POST', `${API}/test`, { name: right })).status).toBe(200);
     const schema = await origin.call('GET', `${at(right)}/schema`);
     expect(schema.status).toBe(200);
     expect(tableNamed(schema.body, myTable)).toBeTruthy();
 
     const wrong = unique('envwrong');
-    await create({ name: wrong, ...myFields({ user: myUser, password: '${SLUICE_T_MYSQL_WRONG}' }) });
+    await create({ name: wrong, ...myFields({ user: myUser, password: '${SLUICE_REF_T_MYSQL_WRONG}' }) });
     const failed = await origin.fetch(`${API}/test`, { method: 'POST', json: { name: wrong } });
     expect(failed.status).toBe(502);
     expect(await failed.text()).not.toContain(MY_WRONG);
 
     // Changing the reference to the right variable takes effect on the next use.
-    expect((await origin.call('PATCH', at(wrong), { password: '${SLUICE_T_MYSQL_RIGHT}' })).status).toBe(200);
+    expect((await origin.call('PATCH', at(wrong), { password: '${SLUICE_REF_T_MYSQL_RIGHT}' })).status).toBe(200);
     expect((await origin.call('POST', `${API}/test`, { name: wrong })).status).toBe(200);
 
     // A literal works the same; and unsaved fields expand references too.
     expect((await origin.call('POST', `${API}/test`, myFields({ user: myUser, password: MY_RIGHT }))).status).toBe(200);
-    expect((await origin.call('POST', `${API}/test`, myFields({ user: myUser, password: '${SLUICE_T_MYSQL_RIGHT}' }))).status).toBe(200);
+    expect((await origin.call('POST', `${API}/test`, myFields({ user: myUser, password: '${SLUICE_REF_T_MYSQL_RIGHT}' }))).status).toBe(200);
   });
 
   it('names an unset variable clearly', async () => {
     const name = unique('envunset');
-    await create({ name, ...myFields({ user: myUser, password: '${SLUICE_T_NOT_SET}' }) });
+    await create({ name, ...myFields({ user: myUser, password: '${SLUICE_REF_T_NOT_SET}' }) });
     const res = await origin.call('POST', `${API}/test`, { name });
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('connection_failed');
-    expect(`${res.body.error} ${res.body.detail}`).toContain('SLUICE_T_NOT_SET');
-    const unsaved = await origin.call('POST', `${API}/test`, myFields({ user: myUser, password: '${SLUICE_T_NOT_SET}' }));
+    expect(`${res.body.error} ${res.body.detail}`).toContain('SLUICE_REF_T_NOT_SET');
+    const unsaved = await origin.call('POST', `${API}/test`, myFields({ user: myUser, password: '${SLUICE_REF_T_NOT_SET}' }));
     expect(unsaved.status).toBe(502);
-    expect(unsaved.body.error).toContain('${SLUICE_T_NOT_SET}');
+    expect(unsaved.body.error).toContain('${SLUICE_REF_T_NOT_SET}');
     const schema = await origin.call('GET', `${publicAt(name)}/schema`);
     expect(schema.status).toBe(502);
-    expect(schema.body.error).toContain('SLUICE_T_NOT_SET');
+    expect(schema.body.error).toContain('SLUICE_REF_T_NOT_SET');
   });
 });
 

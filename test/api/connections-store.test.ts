@@ -66,7 +66,7 @@ describe('persistence and audit', () => {
     const o = origin!;
     const pg = { db: 'postgres', host: PG.host, port: PG.port, user: PG.user, database: PG.database };
     expect((await o.call('POST', API, { name: literalName, ...pg, password: LITERAL_1 }, auth)).status).toBe(201);
-    expect((await o.call('POST', API, { name: referenceName, ...pg, password: '${SLUICE_T_STORE_PW}' }, auth)).status).toBe(201);
+    expect((await o.call('POST', API, { name: referenceName, ...pg, password: '${SLUICE_REF_T_STORE_PW}' }, auth)).status).toBe(201);
     expect((await o.call('POST', API, { name: deletedName, ...pg, password: DELETED_SECRET }, auth)).status).toBe(201);
     // Failures: taken name, bad name, missing host, stale If-Match, no reason.
     expect((await o.call('POST', API, { name: literalName, db: 'duckdb' }, auth)).status).toBe(409);
@@ -94,7 +94,7 @@ describe('persistence and audit', () => {
     const read = await origin.call('GET', at(literalName), undefined, auth);
     expect(read.headers.get('etag')).toBe(etagBefore);
     expect(read.body).toMatchObject({ port: 5433, password: '********' });
-    expect((await origin.call('GET', at(referenceName), undefined, auth)).body.password).toBe('${SLUICE_T_STORE_PW}');
+    expect((await origin.call('GET', at(referenceName), undefined, auth)).body.password).toBe('${SLUICE_REF_T_STORE_PW}');
     const gone = (await origin.call('GET', `${API}/deleted`, undefined, auth)).body.connections;
     expect(gone.find((e: any) => e.name === deletedName)).toMatchObject({ deleted_by: 'admin', reason: 'audit test' });
     await origin.stop();
@@ -132,7 +132,7 @@ describe('persistence and audit', () => {
       expect(literalRow.password).toBe(LITERAL_2);
       expect(literalRow.revision).toBe(2);
       const [referenceRow] = await store.db.select().from(connections).where(eq(connections.name, referenceName));
-      expect(referenceRow.password).toBe('${SLUICE_T_STORE_PW}');
+      expect(referenceRow.password).toBe('${SLUICE_REF_T_STORE_PW}');
       const [deletedRow] = await store.db.select().from(deletedConnections).where(eq(deletedConnections.name, deletedName));
       expect(deletedRow.snapshot.password).toBe('********');
       expect(JSON.stringify(deletedRow.snapshot)).not.toContain(DELETED_SECRET);

@@ -169,9 +169,9 @@ describe('read', () => {
 
   it('shows a ${VAR} reference as written', async () => {
     const name = unique('ref');
-    const created = await create(pgFields(name, { password: '${SOME_DB_PASSWORD}' }));
-    expect(created.body.password).toBe('${SOME_DB_PASSWORD}');
-    expect((await origin.call('GET', at(name))).body.password).toBe('${SOME_DB_PASSWORD}');
+    const created = await create(pgFields(name, { password: '${SLUICE_REF_SOME_DB_PASSWORD}' }));
+    expect(created.body.password).toBe('${SLUICE_REF_SOME_DB_PASSWORD}');
+    expect((await origin.call('GET', at(name))).body.password).toBe('${SLUICE_REF_SOME_DB_PASSWORD}');
   });
 
   it('answers 404 connection_not_found for an unknown name', async () => {
@@ -220,11 +220,33 @@ describe('update', () => {
     expect(literal.headers.get('etag')).not.toBe(omitted.headers.get('etag'));
     expect(JSON.stringify(literal.body)).not.toContain('new-literal');
 
-    const reference = await origin.call('PATCH', at(name), { password: '${PG_PASSWORD_VAR}' });
-    expect(reference.body.password).toBe('${PG_PASSWORD_VAR}');
+    const reference = await origin.call('PATCH', at(name), { password: '${SLUICE_REF_PG_PASSWORD}' });
+    expect(reference.body.password).toBe('${SLUICE_REF_PG_PASSWORD}');
 
     const removed = await origin.call('PATCH', at(name), { password: null });
     expect(removed.body.password).toBeNull();
+  });
+
+  it('takes any password sent as a change: the right one and a wrong one alike get a new ETag and an audit entry, never the password', async () => {
+    const name = unique('oracle');
+    const created = await create(pgFields(name, { password: 'the-right-one' }));
+    const audited = async () => (await origin.call('GET', `/api/v1/audit?action=update_connection&target=${encodeURIComponent(name)}`)).body.items;
+    const etags = [created.headers.get('etag')];
+    for (const password of ['the-right-one', 'a-wrong-one', 'a-wrong-one', 'the-right-one']) {
+      const res = await origin.call('PATCH', at(name), { password });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(etags, `PATCH with ${password === 'the-right-one' ? 'the right' : 'a wrong'} password`).not.toContain(res.headers.get('etag'));
+      etags.push(res.headers.get('etag'));
+    }
+    const entries = await audited();
+    expect(entries).toHaveLength(4);
+    for (const entry of entries) expect(entry.changes).toEqual({ password: 'changed' });
+    expect(JSON.stringify(entries)).not.toMatch(/the-right-one|a-wrong-one/);
+    // The mongodb URI's password is a password sent too.
+    const mongo = unique('oracle-m');
+    const made = await create({ name: mongo, db: 'mongodb', options: { uri: 'mongodb://reader:the-right-one@127.0.0.1:1/shop' } });
+    const again = await origin.call('PATCH', at(mongo), { options: { uri: 'mongodb://reader:the-right-one@127.0.0.1:1/shop' } });
+    expect(again.headers.get('etag')).not.toBe(made.headers.get('etag'));
   });
 
   it('removes optional fields sent as null and keeps omitted ones', async () => {

@@ -20,7 +20,7 @@ let origin: Origin;
 
 beforeAll(async () => {
   s3 = await startS3({ buckets: [BUCKET] });
-  origin = await startOrigin({ env: { SLUICE_T_S3_SECRET: s3.secretAccessKey } });
+  origin = await startOrigin({ env: { SLUICE_REF_T_S3_SECRET: s3.secretAccessKey } });
 });
 
 afterAll(async () => {
@@ -59,7 +59,7 @@ describe('testing an S3 destination', () => {
 
   it('tests a saved destination, its ${VAR} secret expanded at use', async () => {
     const name = unique('saved');
-    const created = await origin.call('POST', API, { name, ...fields({ password: '${SLUICE_T_S3_SECRET}' }) });
+    const created = await origin.call('POST', API, { name, ...fields({ password: '${SLUICE_REF_T_S3_SECRET}' }) });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const res = await origin.call('POST', `${API}/${name}/test`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);

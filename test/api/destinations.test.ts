@@ -114,16 +114,16 @@ describe('create', () => {
   });
 
   it('keeps a ${VAR} secret as written, and takes gs://, r2:// with its endpoint, and an S3-compatible endpoint', async () => {
-    const ref = await create({ name: unique('ref'), url: 's3://sluice-bucket', user: 'AKID', password: '${SLUICE_T_DEST_SECRET}' });
-    expect(ref.body.password).toBe('${SLUICE_T_DEST_SECRET}');
-    expect((await origin.call('GET', at(ref.body.name))).body.password).toBe('${SLUICE_T_DEST_SECRET}');
+    const ref = await create({ name: unique('ref'), url: 's3://sluice-bucket', user: 'AKID', password: '${SLUICE_REF_T_DEST_SECRET}' });
+    expect(ref.body.password).toBe('${SLUICE_REF_T_DEST_SECRET}');
+    expect((await origin.call('GET', at(ref.body.name))).body.password).toBe('${SLUICE_REF_T_DEST_SECRET}');
     const [row] = await store`select password from destinations where name = ${ref.body.name}`;
-    expect(row.password).toBe('${SLUICE_T_DEST_SECRET}');
+    expect(row.password).toBe('${SLUICE_REF_T_DEST_SECRET}');
 
-    await create({ name: unique('gcs'), url: 'gs://sluice-bucket/daily/', user: 'GOOGHMAC', password: '${SLUICE_T_DEST_SECRET}' });
-    const r2 = await create({ name: unique('r2'), url: 'r2://sluice-bucket/x', endpoint: 'https://0123abcd.r2.cloudflarestorage.com', user: 'id', password: '${SLUICE_T_DEST_SECRET}' });
+    await create({ name: unique('gcs'), url: 'gs://sluice-bucket/daily/', user: 'GOOGHMAC', password: '${SLUICE_REF_T_DEST_SECRET}' });
+    const r2 = await create({ name: unique('r2'), url: 'r2://sluice-bucket/x', endpoint: 'https://0123abcd.r2.cloudflarestorage.com', user: 'id', password: '${SLUICE_REF_T_DEST_SECRET}' });
     expect(r2.body).toMatchObject({ endpoint: 'https://0123abcd.r2.cloudflarestorage.com', region: null });
-    const minio = await create({ name: unique('minio'), url: 's3://sluice-bucket/a/b', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', user: 'minio', password: '${SLUICE_T_DEST_SECRET}' });
+    const minio = await create({ name: unique('minio'), url: 's3://sluice-bucket/a/b', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', user: 'minio', password: '${SLUICE_REF_T_DEST_SECRET}' });
     expect(minio.body.endpoint).toBe('http://127.0.0.1:9000');
   });
 
@@ -216,9 +216,9 @@ describe('local folders', () => {
   });
 
   it('test of a ${VAR} secret whose variable is unset answers 502 naming the variable', async () => {
-    const res = await origin.call('POST', `${API}/test`, { url: 's3://sluice-bucket/x', endpoint: 'http://127.0.0.1:9', user: 'a', password: '${SLUICE_T_NOT_SET_ANYWHERE}' });
+    const res = await origin.call('POST', `${API}/test`, { url: 's3://sluice-bucket/x', endpoint: 'http://127.0.0.1:9', user: 'a', password: '${SLUICE_REF_T_NOT_SET_ANYWHERE}' });
     expectError(res, 502, 'connection_failed');
-    expect(res.body.error).toContain('SLUICE_T_NOT_SET_ANYWHERE');
+    expect(res.body.error).toContain('SLUICE_REF_T_NOT_SET_ANYWHERE');
   });
 });
 
@@ -271,6 +271,18 @@ describe('update', () => {
     expect((await origin.call('PATCH', at(name), { region: 'us-west-1' }, { 'if-match': '*' })).status).toBe(200);
   });
 
+  it('takes any secret sent as a change, the stored one too: a new ETag and an audit entry, never the secret', async () => {
+    const secret = literalSecret();
+    const name = unique('oracle');
+    const created = await create(s3Fields(name, { password: secret }));
+    const again = await origin.call('PATCH', at(name), { password: secret });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('etag')).not.toBe(created.headers.get('etag'));
+    const entries = (await auditOf(name)).filter((entry) => entry.action === 'update_destination');
+    expect(entries.map((entry) => entry.changes)).toEqual([{ password: 'changed' }]);
+    expect(JSON.stringify(entries)).not.toContain(secret);
+  });
+
   it('keeps the secret when it is omitted or sent as the mask; a new one is stored sealed', async () => {
     const name = unique('pw');
     const created = await create(s3Fields(name));
@@ -292,11 +304,11 @@ describe('update', () => {
     expect(sealed.password).toMatch(/^enc:v1:/);
     expect(sealed.password).not.toBe(before.password);
 
-    const reference = await origin.call('PATCH', at(name), { password: '${SLUICE_T_DEST_SECRET}' });
-    expect(reference.body.password).toBe('${SLUICE_T_DEST_SECRET}');
+    const reference = await origin.call('PATCH', at(name), { password: '${SLUICE_REF_T_DEST_SECRET}' });
+    expect(reference.body.password).toBe('${SLUICE_REF_T_DEST_SECRET}');
     // A bucket needs its secret: null is refused, and nothing changes.
     expectError(await origin.call('PATCH', at(name), { password: null }), 400, 'invalid_request');
-    expect((await origin.call('GET', at(name))).body.password).toBe('${SLUICE_T_DEST_SECRET}');
+    expect((await origin.call('GET', at(name))).body.password).toBe('${SLUICE_REF_T_DEST_SECRET}');
   });
 
   it('applies the rules to the result: a local folder drops the credentials, one outside is refused', async () => {
@@ -371,7 +383,7 @@ describe('secrets at rest', () => {
   it('a literal destination secret counts in the rekey check; a ${VAR} does not', async () => {
     const before = (await origin.call('POST', '/api/v1/settings/rekey', { check: true })).body.values;
     await create(s3Fields(unique('counted')));
-    await create({ name: unique('uncounted'), url: 's3://sluice-bucket', user: 'AKID', password: '${SLUICE_T_DEST_SECRET}' });
+    await create({ name: unique('uncounted'), url: 's3://sluice-bucket', user: 'AKID', password: '${SLUICE_REF_T_DEST_SECRET}' });
     const after = await origin.call('POST', '/api/v1/settings/rekey', { check: true });
     expect(after.status).toBe(200);
     expect(after.body.values).toBe(before + 1);

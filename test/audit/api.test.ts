@@ -43,8 +43,10 @@ beforeAll(async () => {
   await expectOk(call('POST', '/api/v1/connections', { name: conn, db: 'postgres', host: '127.0.0.1', user: 'u', password: PASSWORD }), 201);
   await expectOk(call('PATCH', `/api/v1/connections/${conn}`, { password: NEW_PASSWORD }));
   await expectOk(call('PATCH', `/api/v1/connections/${conn}`, { port: 5433 }));
-  // The same password again changes nothing and writes nothing.
+  // The same password again is a change too: an entry that never tells whether it was the stored one.
   await expectOk(call('PATCH', `/api/v1/connections/${conn}`, { password: NEW_PASSWORD }));
+  // Nothing sent, nothing written.
+  await expectOk(call('PATCH', `/api/v1/connections/${conn}`, { port: 5433 }));
   await expectOk(call('DELETE', `/api/v1/connections/${conn}`, { reason: 'audit test' }));
   await expectOk(call('POST', '/api/v1/queries', { name: query, sql: 'select 1 as one', connection_name: 'examples', collection: 'first' }), 201);
   await expectOk(call('PATCH', `/api/v1/queries/${query}`, { collection: 'second' }));
@@ -67,7 +69,7 @@ describe('entries the verbs write', () => {
 
   it('an update holds only the changed fields; a password change is `changed`', async () => {
     const updates = await allEntries(`&action=update_connection&target=${conn}`);
-    expect(updates.map((e) => e.changes)).toEqual([{ port: { from: null, to: 5433 } }, { password: 'changed' }]);
+    expect(updates.map((e) => e.changes)).toEqual([{ password: 'changed' }, { port: { from: null, to: 5433 } }, { password: 'changed' }]);
   });
 
   it('a delete holds a full snapshot and the reason', async () => {
@@ -103,14 +105,14 @@ describe('GET /api/v1/audit', () => {
 
   it('filters by action, actor and target, and counts the matches in total', async () => {
     const updates = await expectOk(call('GET', '/api/v1/audit?action=update_connection'));
-    expect(updates.total).toBe(2);
+    expect(updates.total).toBe(3);
     expect(updates.items.every((e: any) => e.action === 'update_connection')).toBe(true);
     const byAdmin = await expectOk(call('GET', '/api/v1/audit?actor=admin'));
     expect(byAdmin.items.every((e: any) => e.actor === 'admin')).toBe(true);
     expect(byAdmin.total).toBeGreaterThanOrEqual(8);
     expect((await expectOk(call('GET', '/api/v1/audit?actor=nobody'))).total).toBe(0);
     const byTarget = await expectOk(call('GET', `/api/v1/audit?target=${conn}`));
-    expect(byTarget.total).toBe(4);
+    expect(byTarget.total).toBe(5);
     // `actions` lists every action whatever the filters.
     expect(byTarget.actions).toContain('save_query');
   });

@@ -54,6 +54,19 @@ describe('config commands on the store itself', () => {
     expect(exported.stdout).not.toContain('api_keys:');
   });
 
+  it('refuses a ${VAR} reference to a SLUICE_ setting, naming the rule, and changes nothing', async () => {
+    const refused = join(dataDir, '..', 'refused.yaml');
+    await writeFile(
+      refused,
+      toYaml({ format: 'sluice-config', format_version: 1, connections: [{ name: `ref_${tag}`, db: 'postgres', host: '127.0.0.1', password: '${SLUICE_API_KEY}' }] }),
+    );
+    const run = await sluice(['config', 'apply', refused], onStore());
+    expect(run.code, shown(run)).not.toBe(0);
+    expect(run.stderr).toMatch(/connections\[0\]\.password: .*SLUICE_ setting.* \[secret_ref_refused\]/);
+    const diff = await sluice(['config', 'diff', refused], onStore());
+    expect(diff.stderr).toContain('[secret_ref_refused]');
+  });
+
   it('leaves what an origin then serves: audited as cli via config, the chain intact', async () => {
     const origin = await startOrigin({ dataDir, edge: false, env: { SLUICE_API_KEY: KEY } });
     try {

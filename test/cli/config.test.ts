@@ -16,7 +16,7 @@ import { shown, sluice } from './run-cli.ts';
  * nothing; a problem names the file, the path and the field.
  */
 
-const PASSWORD_VARIABLE = 'CLI_CONFIG_PG_PASSWORD';
+const PASSWORD_VARIABLE = 'SLUICE_REF_CLI_CONFIG_PG_PASSWORD';
 
 let source: Origin;
 let target: Origin;

@@ -119,6 +119,21 @@ describe('config apply of changes', () => {
     expect((await admin(origin, 'GET', `/api/v1/api-keys/${other}`)).status).toBe(404);
   });
 
+  it('refuses the server key\'s own secret for a key, new or rotated (key_secret_taken)', async () => {
+    const serverKeyHash = createHash('sha256').update(ADMIN_KEY).digest('hex');
+    const name = unique('k');
+    for (const verb of ['diff', 'apply'] as const) {
+      const taken = await sendFile(origin, verb, configFile({ api_keys: [{ name, connections: ['examples'], secret_sha256: serverKeyHash }] }));
+      expect(taken.status, JSON.stringify(taken.body)).toBe(400);
+      expect(taken.body.errors).toEqual([expect.objectContaining({ path: 'api_keys[0].secret_sha256', code: 'key_secret_taken' })]);
+    }
+    expect((await admin(origin, 'GET', `/api/v1/api-keys/${name}`)).status).toBe(404);
+    const made = await sendFile(origin, 'apply', configFile({ api_keys: [{ name, connections: ['examples'], secret_sha256: newSecret().sha256 }] }));
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const rotated = await sendFile(origin, 'apply', configFile({ api_keys: [{ name, connections: ['examples'], secret_sha256: serverKeyHash }] }));
+    expect(rotated.body.errors).toEqual([expect.objectContaining({ path: 'api_keys[0].secret_sha256', code: 'key_secret_taken' })]);
+  });
+
   it('keeps a key with a role on the role: a changed role reaches the key at the same apply', async () => {
     const role = unique('r');
     const key = unique('k');
@@ -133,18 +148,18 @@ describe('config apply of changes', () => {
 
   it('applies a YAML body, and a dry run or a diff changes nothing', async () => {
     const name = unique('c');
-    const file = configFile({ connections: [{ name, db: 'duckdb', database: `${name}.duckdb`, password: '${CFG_TEST_UNSET_VAR}' }] });
+    const file = configFile({ connections: [{ name, db: 'duckdb', database: `${name}.duckdb`, password: '${SLUICE_REF_CFG_TEST_UNSET}' }] });
     const dry = await sendFile(origin, 'apply', file, { yaml: true, dryRun: true });
     expect(dry.status, JSON.stringify(dry.body)).toBe(200);
     expect(dry.body).toMatchObject({ applied: false, changed: true, changes: { connections: { create: [name] } } });
-    expect(dry.body.warnings).toEqual([{ path: 'connections[0].password', message: expect.stringContaining('CFG_TEST_UNSET_VAR') }]);
+    expect(dry.body.warnings).toEqual([{ path: 'connections[0].password', message: expect.stringContaining('SLUICE_REF_CFG_TEST_UNSET') }]);
     const diff = await sendFile(origin, 'diff', file, { yaml: true });
     expect(diff.body.changes.connections.create).toEqual([name]);
     expect((await admin(origin, 'GET', `/api/v1/connections/${name}`)).status).toBe(404);
 
     const applied = await sendFile(origin, 'apply', file, { yaml: true });
     expect(applied.body.applied).toBe(true);
-    expect((await admin(origin, 'GET', `/api/v1/connections/${name}`)).body.password).toBe('${CFG_TEST_UNSET_VAR}');
+    expect((await admin(origin, 'GET', `/api/v1/connections/${name}`)).body.password).toBe('${SLUICE_REF_CFG_TEST_UNSET}');
   });
 
   it('refuses a literal password, unknown fields, repeated names and descriptions not keyed by connection, by their place in the file', async () => {
@@ -156,7 +171,7 @@ describe('config apply of changes', () => {
           { name: 'fine', db: 'duckdb' },
           { name: 'lit', db: 'postgres', host: 'h', password: 'hunter22' },
           { name: 'mlit', db: 'mongodb', options: { uri: 'mongodb://reader:hunter23@h:27017/shop' } },
-          { name: 'mref', db: 'mongodb', options: { uri: 'mongodb://reader:${CFG_MONGO_PW}@h:27017/shop' } },
+          { name: 'mref', db: 'mongodb', options: { uri: 'mongodb://reader:${SLUICE_REF_CFG_MONGO_PW}@h:27017/shop' } },
         ],
         roles: [{ name: 'r1', colour: 'red' }, { name: 'r1' }],
         descriptions: { fine: { items: [{ table: 't', description: 'x' }] } },

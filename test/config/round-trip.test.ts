@@ -53,7 +53,7 @@ describe('config export', () => {
     const fromYaml = parse(await yaml.text());
     expect(fromYaml).toEqual(json.body);
     const file = json.body;
-    expect(file.connections.find((c: any) => c.name === `pg_${s}`).password).toBe(`\${SLUICE_PW_PG_${s.toUpperCase()}}`);
+    expect(file.connections.find((c: any) => c.name === `pg_${s}`).password).toBe(`\${SLUICE_REF_PW_PG_${s.toUpperCase()}}`);
     expect(file.api_keys.find((k: any) => k.name === `key_${s}`)).toMatchObject({ role: `role_${s}`, expires_at: '2099-12-31' });
     expect(file.connections.map((c: any) => c.name)).not.toContain('examples');
 

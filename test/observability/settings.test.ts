@@ -71,6 +71,9 @@ describe('values', () => {
   it('a variable left unset: its default, source default, env_value null', () => {
     expect(row('SLUICE_MAX_PAGE_SIZE')).toEqual({ variable: 'SLUICE_MAX_PAGE_SIZE', value: '1000', source: 'default', env_value: null, secret: false });
     expect(row('SLUICE_STREAM_MAX_ROWS')).toMatchObject({ value: null, source: 'default', env_value: null });
+    // Names of variables, no secret: shown, with the security settings.
+    expect(row('SLUICE_SECRET_REFS')).toEqual({ variable: 'SLUICE_SECRET_REFS', value: 'SLUICE_REF_*', source: 'default', env_value: null, secret: false });
+    expect(sectionOf('SLUICE_SECRET_REFS')).toBe('security');
   });
 
   it('a secret says only whether it is configured; its env_value is null', () => {

@@ -59,7 +59,7 @@ async function restart(key: string | null, start = key !== null): Promise<Origin
     origin = undefined;
   }
   if (!start) return undefined;
-  const env: Record<string, string> = { SLUICE_DATABASE_URL: database.url, SLUICE_API_KEY: ADMIN, SLUICE_T_SECRET_PW: PASSWORD };
+  const env: Record<string, string> = { SLUICE_DATABASE_URL: database.url, SLUICE_API_KEY: ADMIN, SLUICE_REF_T_SECRET_PW: PASSWORD };
   if (key) env.SLUICE_SECRET_KEY = key;
   origin = await startOrigin({ template: false, dataDir, env });
   return origin;
@@ -110,10 +110,10 @@ describe('secrets at rest', () => {
     await restart(KEY_A);
     expect(origin!.logs.join('\n')).toMatch(/plain text although SLUICE_SECRET_KEY is set \(connection "plain"\)/);
     expect((await call('POST', '/api/v1/connections', mysqlConnection('sealed', PASSWORD))).status).toBe(201);
-    expect((await call('POST', '/api/v1/connections', mysqlConnection('referenced', '${SLUICE_T_SECRET_PW}'))).status).toBe(201);
+    expect((await call('POST', '/api/v1/connections', mysqlConnection('referenced', '${SLUICE_REF_T_SECRET_PW}'))).status).toBe(201);
     expect((await call('POST', '/api/v1/connections', mysqlConnection('wrong', 'not-the-password'))).status).toBe(201);
     expect(await storedPassword('sealed')).toMatch(new RegExp(`^enc:v1:${ID_A}:`));
-    expect(await storedPassword('referenced')).toBe('${SLUICE_T_SECRET_PW}');
+    expect(await storedPassword('referenced')).toBe('${SLUICE_REF_T_SECRET_PW}');
     expect((await call('GET', '/api/v1/connections/sealed')).body.password).toBe('********');
     expect(await runs('sealed')).toBe(200);
     expect(await runs('referenced')).toBe(200);

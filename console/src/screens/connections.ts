@@ -131,7 +131,7 @@ async function editor(existing: Connection | null, reload: () => Promise<void>):
   };
   await dialog(
     existing ? `Edit connection ${existing.name}` : 'New connection',
-    h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Name', name), field('Type', db), field('Host', host), field('Port', port), field('User', user), field('Password', password, 'A ${VAR} reference is expanded from the server environment.'), field('Database', database, 'sqlite/duckdb: a file path'), field('Active', active), field('Options (JSON)', options), out),
+    h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Name', name), field('Type', db), field('Host', host), field('Port', port), field('User', user), field('Password', password, 'A ${SLUICE_REF_NAME} reference (server owners only) is expanded from the server environment.'), field('Database', database, 'sqlite/duckdb: a file path'), field('Active', active), field('Options (JSON)', options), out),
     (close) => [
       h('button', { type: 'button', onclick: close }, 'Cancel'),
       h('button', { type: 'button', onclick: () => attempt(out, async () => {

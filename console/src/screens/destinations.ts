@@ -68,7 +68,7 @@ async function destinationForm(existing: any | null, reload: () => Promise<void>
     return b;
   };
   const save = () => (existing ? api('PATCH', `/api/v1/destinations/${enc(existing.name)}`, settings(), ifMatch(existing.etag)) : api('POST', '/api/v1/destinations', { name: name.value.trim(), ...settings() }));
-  await dialog(existing ? `Edit destination ${existing.name}` : 'New destination', h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Name', name), field('URL', inputs.url), field('Region', inputs.region), field('Endpoint', inputs.endpoint), field('Access key id', inputs.user), field('Secret', password, existing ? 'Never shown; empty keeps it (type it to test a bucket). Or a ${VAR} reference' : 'Or a ${VAR} reference'), out), (close) => [
+  await dialog(existing ? `Edit destination ${existing.name}` : 'New destination', h('form', { class: 'grid-form', onsubmit: (e: Event) => e.preventDefault() }, field('Name', name), field('URL', inputs.url), field('Region', inputs.region), field('Endpoint', inputs.endpoint), field('Access key id', inputs.user), field('Secret', password, existing ? 'Never shown; empty keeps it (type it to test a bucket). Or a ${SLUICE_REF_NAME} reference (server owners only)' : 'Or a ${SLUICE_REF_NAME} reference (server owners only)'), out), (close) => [
     h('button', { type: 'button', onclick: close }, 'Cancel'),
     // The test API reads either a saved destination or settings as typed, never a mix: a bucket's test needs its secret typed again.
     h('button', { type: 'button', onclick: () => attempt(out, async () => {

@@ -9,6 +9,7 @@ import type { StoreDb } from '../../store/open.ts';
 import { apiKeys, connections, destinations, exports, queries, roles } from '../../store/schema/index.ts';
 import { itemsOf } from '../descriptions/read.ts';
 import { byName } from '../collections/lookup.ts';
+import { maskOptions } from '../connections/view.ts';
 import { DEFAULT_PATH } from '../exports/fields.ts';
 import { rowFields as exportFields } from '../exports/view.ts';
 import { grantsValidIn } from '../keys/grant-names.ts';
@@ -63,10 +64,11 @@ async function connectionEntries(db: StoreDb, workspace: string, examples: boole
           host: row.host,
           port: row.port,
           user: row.user,
-          password: passwordOf(row.password, `SLUICE_PW_${variablePart(row.name)}`),
+          password: passwordOf(row.password, `SLUICE_REF_PW_${variablePart(row.name)}`),
           database: row.database,
           active: row.active,
-          options: row.options,
+          // A password inside a JDBC URL stored before it was refused: masked, so applying the file names it.
+          options: maskOptions(row.options),
         },
         { active: true, options: {} },
       ),
@@ -78,7 +80,7 @@ async function destinationEntries(db: StoreDb, workspace: string): Promise<Entry
   return rows.map((row) => ({
     name: row.name,
     url: row.url,
-    ...withoutDefaults({ region: row.region, endpoint: row.endpoint, user: row.user, password: passwordOf(row.password, `SLUICE_DESTINATION_PW_${variablePart(row.name)}`) }, {}),
+    ...withoutDefaults({ region: row.region, endpoint: row.endpoint, user: row.user, password: passwordOf(row.password, `SLUICE_REF_DESTINATION_PW_${variablePart(row.name)}`) }, {}),
   }));
 }
 
@@ -162,7 +164,7 @@ async function exportEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
  * What the server holds in a workspace as a configuration file that applies
  * back to the same state. Passwords stay `${VAR}` references; a literal or
  * encrypted one is written as a placeholder named after the object
- * (`${SLUICE_PW_<CONNECTION>}`, `${SLUICE_DESTINATION_PW_<DESTINATION>}`),
+ * (`${SLUICE_REF_PW_<CONNECTION>}`, `${SLUICE_REF_DESTINATION_PW_<DESTINATION>}`),
  * and applying the file warns while that variable is unset. Keys carry
  * their current `secret_sha256`. Descriptions are keyed by connection. The
  * examples' objects (connection and its descriptions, queries, role, keys)

@@ -5,6 +5,7 @@ import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
 import { parseMongoUri } from '../../drivers/mongodb/client.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
 import * as connection from '../connections/fields.ts';
+import { urlPasswordForm } from '../connections/jdbc-url.ts';
 import * as destination from '../destinations/fields.ts';
 import { descriptionItem } from '../descriptions/fields.ts';
 import * as exportFields from '../exports/fields.ts';
@@ -34,8 +35,17 @@ const passwordReference = z
 /**
  * A mongodb `options.uri` may carry the password in place of `password`
  * (the API moves it there on save): in a file it is a `${VAR}` reference too.
+ * A JDBC URL may carry none (connections/jdbc-url.ts).
  */
 const connectionEntry = connection.createFields.extend({ password: passwordReference }).superRefine((entry, ctx) => {
+  const form = urlPasswordForm(entry.options?.jdbc_url);
+  if (form !== null) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['options', 'jdbc_url'],
+      message: `holds a password (${form}): give it as password, a \${VAR} reference: a literal password is never written in a configuration file, and a URL is not expanded`,
+    });
+  }
   const uri = entry.options?.uri;
   const password = typeof uri === 'string' ? parseMongoUri(uri)?.password : null;
   if (password && !ENV_REFERENCE.test(password)) {

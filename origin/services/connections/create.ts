@@ -4,12 +4,14 @@ import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
-import { sealPassword } from '../../secrets/passwords.ts';
+import { referenceOf, sealPassword } from '../../secrets/passwords.ts';
+import { assertReferenceWrite } from '../../secrets/references.ts';
 import { connections } from '../../store/schema/index.ts';
 import { PASSWORD_MASK, type CreateFields, assertTypeRules, assertValidName, withDefaults } from './fields.ts';
 import { type ConnectionRead, auditSnapshot, connectionRead } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
-import { withUriPassword } from './mongo-uri.ts';
+import { assertNoUrlPassword } from './jdbc-url.ts';
+import { passwordField, withUriPassword } from './mongo-uri.ts';
 import { checkPrivilegesSoon } from './least-privilege.ts';
 
 export const connectionExists = (name: string) =>
@@ -45,6 +47,8 @@ export async function createConnection(
   }
   const fields = withUriPassword(withDefaults(input), PASSWORD_MASK, input.password !== undefined && input.password !== null);
   assertTypeRules(fields);
+  assertNoUrlPassword(fields.options);
+  assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, { reference: referenceOf(fields.password), field: passwordField(input.password) });
   const { name } = input;
 
   let row;

@@ -34,6 +34,16 @@ export function withUriPassword(fields: ConnectionFields, mask: string, password
   return { ...fields, password: parsed.password, options };
 }
 
+/** Whether `options` sent a mongodb URI carrying a password of its own (not the mask). */
+export function uriPasswordSent(options: Record<string, unknown> | null | undefined, mask: string): boolean {
+  const uri = options?.uri;
+  const password = typeof uri === 'string' ? parseMongoUri(uri)?.password : null;
+  return password !== null && password !== undefined && password !== mask;
+}
+
+/** Where a request gave the password it saves: `password`, or else a mongodb `options.uri`. */
+export const passwordField = (sent: string | null | undefined): string => (sent === undefined || sent === null ? 'options.uri' : 'password');
+
 /** Options as responses show them: a mongodb URI with `shown` (the mask, or the `${VAR}` reference) where its password goes. */
 export function shownOptions(db: string, options: Record<string, unknown>, shown: string | null): Record<string, unknown> {
   if (db !== 'mongodb' || typeof options.uri !== 'string' || shown === null) return options;

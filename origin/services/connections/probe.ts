@@ -2,9 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createRedactor, type Redactor } from '../../drivers/redact.ts';
 import type { AnyDriver, ConnectionSettings } from '../../drivers/types.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
+import type { Caller } from '../../access/caller.ts';
 import type { AppDeps } from '../../deps.ts';
+import { referenceOf } from '../../secrets/passwords.ts';
+import { assertReferenceWrite } from '../../secrets/references.ts';
 import { PASSWORD_MASK, type ProbeFields, assertTypeRules, withDefaults } from './fields.ts';
-import { withUriPassword } from './mongo-uri.ts';
+import { assertNoUrlPassword } from './jdbc-url.ts';
+import { passwordField, withUriPassword } from './mongo-uri.ts';
 import { findConnection, settingsOf } from './lookup.ts';
 import { driverSettings } from './settings.ts';
 import type { ConnectionRow } from '../../store/schema/index.ts';
@@ -25,7 +29,7 @@ export interface ProbeTarget {
 }
 
 /** `workspace` (a workspace-scoped call): a saved connection of another workspace is unknown. */
-export async function probeTarget(deps: AppDeps, input: ProbeFields, workspace?: string): Promise<ProbeTarget> {
+export async function probeTarget(deps: AppDeps, actor: Caller, input: ProbeFields, workspace?: string): Promise<ProbeTarget> {
   const { name, db, ...rest } = input;
   if (db === undefined) {
     const others = Object.entries(rest).filter(([, value]) => value !== undefined).map(([key]) => key);
@@ -43,6 +47,9 @@ export async function probeTarget(deps: AppDeps, input: ProbeFields, workspace?:
   }
   const fields = withUriPassword(withDefaults({ db, ...rest }), PASSWORD_MASK, rest.password !== undefined && rest.password !== null);
   assertTypeRules(fields);
+  assertNoUrlPassword(fields.options);
+  // Sent to a host the caller names: who may, and which variables (secrets/references.ts).
+  assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, { reference: referenceOf(fields.password), field: passwordField(rest.password) });
   // An unset `${VAR}` fails here, naming the variable (a reference is no secret).
   const settings = driverSettings(name ?? null, fields, deps.env);
   return { saved: null, settings, redact: createRedactor(settings.password) };

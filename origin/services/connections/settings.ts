@@ -13,7 +13,7 @@ import { type ConnectionFields } from './fields.ts';
 export function driverSettings(
   name: string | null,
   fields: Omit<ConnectionFields, 'active'>,
-  env: Pick<Env, 'SLUICE_DATA_DIR'>,
+  env: Pick<Env, 'SLUICE_DATA_DIR' | 'SLUICE_SECRET_REFS'>,
   environment: NodeJS.ProcessEnv = process.env,
 ): ConnectionSettings {
   return {
@@ -21,7 +21,7 @@ export function driverSettings(
     host: fields.host,
     port: fields.port,
     user: fields.user,
-    password: expandPassword(name === null ? null : `connection "${name}"`, fields.password, environment),
+    password: expandPassword(name === null ? null : `connection "${name}"`, fields.password, env.SLUICE_SECRET_REFS, environment),
     database: fields.db === 'duckdb' || fields.db === 'sqlite' ? resolveFile(fields.database, env.SLUICE_DATA_DIR) : fields.database,
     options: fields.options,
   };

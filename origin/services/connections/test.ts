@@ -1,3 +1,4 @@
+import type { Caller } from '../../access/caller.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import type { ProbeFields } from './fields.ts';
@@ -17,8 +18,8 @@ export interface TestResult {
  * is saved. Any failure is 502 `connection_failed` with the database's
  * message, password redacted, in `detail`.
  */
-export async function testConnection(deps: AppDeps, input: ProbeFields, { workspace }: { workspace?: string } = {}): Promise<TestResult> {
-  const target = await probeTarget(deps, input, workspace);
+export async function testConnection(deps: AppDeps, actor: Caller, input: ProbeFields, { workspace }: { workspace?: string } = {}): Promise<TestResult> {
+  const target = await probeTarget(deps, actor, input, workspace);
   const started = performance.now();
   let durationMs = 0;
   let warnings: string[] = [];

@@ -5,13 +5,15 @@ import { badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
-import { samePassword, sealPassword } from '../../secrets/passwords.ts';
+import { referenceOf, samePassword, sealPassword } from '../../secrets/passwords.ts';
+import { assertReferenceWrite } from '../../secrets/references.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type ConnectionFields, PASSWORD_MASK, type UpdateFields, assertTypeRules } from './fields.ts';
-import { withUriPassword } from './mongo-uri.ts';
+import { assertNoUrlPassword } from './jdbc-url.ts';
+import { passwordField, uriPasswordSent, withUriPassword } from './mongo-uri.ts';
 import { checkPrivilegesSoon } from './least-privilege.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
-import { type ConnectionRead, connectionRead, rowFields } from './view.ts';
+import { type ConnectionRead, connectionRead, maskedDiff, rowFields } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
 
 /**
@@ -20,7 +22,8 @@ import { announceConnectionChange, connectionCache } from './cache.ts';
  * stored password. `If-Match` is checked against the row locked in the same
  * transaction that writes the change and its audit entry (a diff of the
  * changed fields; a password change is the literal `changed`). A request
- * that changes nothing writes nothing. A new literal password is stored
+ * that changes nothing writes nothing; a literal password sent always
+ * changes it. A new literal password is stored
  * encrypted when SLUICE_SECRET_KEY is set; a kept one stays as stored.
  * `checkPrivileges` as for a create.
  */
@@ -42,9 +45,17 @@ export async function updateConnection(
     const before = rowFields(current);
     const after = withUriPassword(merge(before, input), PASSWORD_MASK, input.password !== undefined && input.password !== null && input.password !== PASSWORD_MASK);
     assertTypeRules(after);
+    // Only a URL this request writes: one stored before keeps working (masked wherever it is shown).
+    if (input.options !== undefined) assertNoUrlPassword(after.options);
     const keyring = secretKeyring(deps.env);
-    const passwordChanged = !samePassword(keyring, before.password, after.password);
-    const changes: Record<string, unknown> = diffFields(withoutPassword(before), withoutPassword(after));
+    const passwordChanged = literalSent(input, after.password) || !samePassword(keyring, before.password, after.password);
+    const changes: Record<string, unknown> = maskedDiff(diffFields(withoutPassword(before), withoutPassword(after)));
+    assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, {
+      reference: passwordChanged ? referenceOf(after.password) : null,
+      // Where a kept reference's secret goes: anything but switching the connection on or off.
+      redirects: !passwordChanged && referenceOf(after.password) !== null && Object.keys(changes).some((field) => field !== 'active'),
+      field: passwordField(input.password),
+    });
     if (passwordChanged) changes.password = 'changed';
     if (Object.keys(changes).length === 0) return { row: current, changed: false };
 
@@ -69,6 +80,17 @@ export async function updateConnection(
     if (checkPrivileges) await checkPrivilegesSoon(deps, row);
   }
   return connectionRead(row, deps.usage, deps.privileges.view(row));
+}
+
+/**
+ * A literal password the request sent (in `password` or a mongodb URI) is a
+ * change even when it is the stored one: were it not, the ETag and the audit
+ * log would tell whoever may edit the connection whether a guess was right.
+ * A `${VAR}` reference is no secret: sent again, it changes nothing.
+ */
+function literalSent(input: UpdateFields, password: string | null): boolean {
+  const sent = (input.password !== undefined && input.password !== null && input.password !== PASSWORD_MASK) || uriPasswordSent(input.options, PASSWORD_MASK);
+  return sent && password !== null && referenceOf(password) === null;
 }
 
 function merge(before: ConnectionFields, input: UpdateFields): ConnectionFields {

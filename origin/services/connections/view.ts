@@ -1,7 +1,7 @@
 import type { ConnectionRow, deletedConnections } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
-import { redact } from '../../drivers/redact.ts';
+import { maskUrlPassword } from './jdbc-url.ts';
 import { PASSWORD_MASK, type ConnectionFields } from './fields.ts';
 import { shownOptions } from './mongo-uri.ts';
 import type { ConnectionUsage, UsageView } from './usage.ts';
@@ -59,7 +59,15 @@ export function maskPassword(password: string | null): string | null {
 /** Options as responses and audit entries show them: a password inside a JDBC URL masked. */
 export function maskOptions(options: Record<string, unknown>): Record<string, unknown> {
   if (typeof options.jdbc_url !== 'string') return options;
-  return { ...options, jdbc_url: redact(options.jdbc_url) };
+  return { ...options, jdbc_url: maskUrlPassword(options.jdbc_url) };
+}
+
+/** An update's diff as audit entries and config plans show it: the options on each side with a JDBC URL's password masked. */
+export function maskedDiff<T extends Record<string, { from: unknown; to: unknown }>>(changes: T): T {
+  const options = changes.options;
+  if (!options) return changes;
+  const masked = (value: unknown) => (value !== null && typeof value === 'object' ? maskOptions(value as Record<string, unknown>) : value);
+  return { ...changes, options: { from: masked(options.from), to: masked(options.to) } };
 }
 
 /** Quoted, derived from id and revision: a recreated connection of the same name never matches an old one. */

@@ -4,7 +4,8 @@ import { recordAudit } from '../../audit/record.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
-import { sealPassword } from '../../secrets/passwords.ts';
+import { referenceOf, sealPassword } from '../../secrets/passwords.ts';
+import { assertReferenceWrite } from '../../secrets/references.ts';
 import { destinations } from '../../store/schema/index.ts';
 import { isUniqueViolation } from '../connections/create.ts';
 import { PASSWORD_MASK } from '../connections/fields.ts';
@@ -28,6 +29,7 @@ export async function createDestination(deps: AppDeps, actor: Caller, input: Cre
   }
   const fields = withDefaults(input);
   assertDestinationRules(fields, deps.env);
+  assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, { reference: referenceOf(fields.password) });
   const { name } = input;
   try {
     const row = await deps.store.db.transaction(async (tx) => {

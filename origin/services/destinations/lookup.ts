@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
+import type { Env } from '../../env.ts';
 import { SluiceError } from '../../errors.ts';
 import type { DestinationSettings } from '../../object-storage/types.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
@@ -28,15 +29,15 @@ export async function findDestination(db: StoreDb, name: string, { workspace, fo
  * Settings with the secret as the store needs it: a `${VAR}` expanded now
  * (502 `connection_failed` naming an unset one). `name` null: unsaved fields.
  */
-export function storeSettings(name: string | null, fields: DestinationFields): DestinationSettings {
-  const password = expandPassword(name === null ? null : `destination "${name}"`, fields.password);
+export function storeSettings(env: Pick<Env, 'SLUICE_SECRET_REFS'>, name: string | null, fields: DestinationFields): DestinationSettings {
+  const password = expandPassword(name === null ? null : `destination "${name}"`, fields.password, env.SLUICE_SECRET_REFS);
   return { name: name ?? 'unsaved', url: fields.url, region: fields.region, endpoint: fields.endpoint, user: fields.user, password };
 }
 
 /** A saved destination's settings, its secret decrypted (500 `secret_undecryptable` when no key opens it) and expanded. */
 export function settingsOf(deps: Pick<AppDeps, 'env'>, row: DestinationRow): DestinationSettings {
   const password = openPassword(secretKeyring(deps.env), row.password, `destination "${row.name}"`);
-  return storeSettings(row.name, { url: row.url, region: row.region, endpoint: row.endpoint, user: row.user, password });
+  return storeSettings(deps.env, row.name, { url: row.url, region: row.region, endpoint: row.endpoint, user: row.user, password });
 }
 
 /**

@@ -1,4 +1,7 @@
+import type { Caller } from '../../access/caller.ts';
 import type { AppDeps } from '../../deps.ts';
+import { referenceOf } from '../../secrets/passwords.ts';
+import { assertReferenceWrite } from '../../secrets/references.ts';
 import { createRedactor } from '../../drivers/redact.ts';
 import { badRequest } from '../../errors.ts';
 import { openObjectStore } from '../../object-storage/index.ts';
@@ -20,8 +23,8 @@ export interface TestResult {
  * the credential or cannot be reached is 502 `connection_failed` with the
  * store's words, secret redacted, in `detail`.
  */
-export async function testDestination(deps: AppDeps, input: ProbeFields, { workspace }: { workspace?: string } = {}): Promise<TestResult> {
-  const settings = await probeSettings(deps, input, workspace);
+export async function testDestination(deps: AppDeps, actor: Caller, input: ProbeFields, { workspace }: { workspace?: string } = {}): Promise<TestResult> {
+  const settings = await probeSettings(deps, actor, input, workspace);
   const started = performance.now();
   const store = openObjectStore(settings, deps.env);
   try {
@@ -35,7 +38,7 @@ export async function testDestination(deps: AppDeps, input: ProbeFields, { works
 }
 
 /** `{name}` alone names a saved destination (`workspace`: of that workspace); otherwise the fields are an unsaved one. */
-async function probeSettings(deps: AppDeps, input: ProbeFields, workspace: string | undefined): Promise<DestinationSettings> {
+async function probeSettings(deps: AppDeps, actor: Caller, input: ProbeFields, workspace: string | undefined): Promise<DestinationSettings> {
   const { name, url, ...rest } = input;
   if (url === undefined) {
     const others = Object.entries(rest).filter(([, value]) => value !== undefined).map(([key]) => key);
@@ -49,5 +52,6 @@ async function probeSettings(deps: AppDeps, input: ProbeFields, workspace: strin
   }
   const fields = withDefaults({ url, ...rest });
   assertDestinationRules(fields, deps.env);
-  return storeSettings(null, fields);
+  assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, { reference: referenceOf(fields.password) });
+  return storeSettings(deps.env, null, fields);
 }

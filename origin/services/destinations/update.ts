@@ -5,7 +5,8 @@ import { recordAudit } from '../../audit/record.ts';
 import type { AppDeps } from '../../deps.ts';
 import { badRequest } from '../../errors.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
-import { samePassword, sealPassword } from '../../secrets/passwords.ts';
+import { referenceOf, samePassword, sealPassword } from '../../secrets/passwords.ts';
+import { assertReferenceWrite } from '../../secrets/references.ts';
 import { destinations } from '../../store/schema/index.ts';
 import { PASSWORD_MASK } from '../connections/fields.ts';
 import { type DestinationFields, type UpdateFields, assertDestinationRules } from './fields.ts';
@@ -19,7 +20,7 @@ import { type DestinationRead, destinationRead, rowFields } from './view.ts';
  * transaction that writes the change and its audit entry (a diff of the
  * changed fields; a password change is the literal `changed`). The result
  * must pass the same rules as a new destination. A request that changes
- * nothing writes nothing.
+ * nothing writes nothing; a literal secret sent always changes it.
  */
 export async function updateDestination(
   deps: AppDeps,
@@ -38,8 +39,14 @@ export async function updateDestination(
     const after = merge(before, input);
     assertDestinationRules(after, deps.env);
     const keyring = secretKeyring(deps.env);
-    const passwordChanged = !samePassword(keyring, before.password, after.password);
+    // A literal sent is a change even when it is the stored one: else the ETag would confirm a guess.
+    const literalSent = input.password !== undefined && input.password !== null && input.password !== PASSWORD_MASK && referenceOf(input.password) === null;
+    const passwordChanged = literalSent || !samePassword(keyring, before.password, after.password);
     const changes: Record<string, unknown> = diffFields(withoutPassword(before), withoutPassword(after));
+    assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, {
+      reference: passwordChanged ? referenceOf(after.password) : null,
+      redirects: !passwordChanged && referenceOf(after.password) !== null && Object.keys(changes).length > 0,
+    });
     if (passwordChanged) changes.password = 'changed';
     if (Object.keys(changes).length === 0) return current;
 

@@ -122,7 +122,7 @@ export async function createKeyWithHash(
       const [taken] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.name, name));
       if (taken) throw keyExists(name);
       await assertNoAdministratorNamed(tx, name);
-      await assertSecretFree(tx, secretHash);
+      await assertSecretFree(tx, secretHash, { serverKey: deps.env.SLUICE_API_KEY });
       const home = workspace ?? DEFAULT_WORKSPACE;
       const { grants, role } = await initialGrants(tx, input, workspace, home);
       const [inserted] = await tx

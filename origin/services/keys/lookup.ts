@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq, or } from 'drizzle-orm';
 import { SluiceError } from '../../errors.ts';
 import type { StoreDb } from '../../store/open.ts';
@@ -7,18 +8,21 @@ export const keyNotFound = (name: string) => new SluiceError('key_not_found', `A
 
 export const keyExists = (name: string) => new SluiceError('key_exists', `An API key named "${name}" already exists`);
 
-export const secretTaken = () =>
-  new SluiceError('key_secret_taken', 'Another API key (or an administrator token) already has this secret: two callers cannot share one; make a new secret', {
-    errors: { secret_sha256: 'another API key or an administrator token already has this secret' },
-  });
+export const secretTaken = (whose = { message: 'Another API key (or an administrator token) already has this secret', field: 'another API key or an administrator token already has this secret' }) =>
+  new SluiceError('key_secret_taken', `${whose.message}: two callers cannot share one; make a new secret`, { errors: { secret_sha256: whose.field } });
+
+const SERVER_KEY_SECRET = { message: "This is the server key's secret (SLUICE_API_KEY)", field: "is the server key's secret (SLUICE_API_KEY)" };
 
 /**
  * 409 `key_secret_taken` when a secret of this SHA-256 is already some
- * caller's: another key's current or previous secret, or an administrator
- * token. Only secrets chosen outside the server (a configuration file's
- * `secret_sha256`) can collide; generated ones never do.
+ * caller's: another key's current or previous secret, an administrator
+ * token, or the server key (`serverKey`, SLUICE_API_KEY: a key holding it
+ * would be indistinguishable from break-glass). Only secrets chosen outside
+ * the server (a configuration file's `secret_sha256`) can collide;
+ * generated ones never do.
  */
-export async function assertSecretFree(db: StoreDb, secretHash: string, exceptKeyId?: number): Promise<void> {
+export async function assertSecretFree(db: StoreDb, secretHash: string, { serverKey, exceptKeyId }: { serverKey?: string; exceptKeyId?: number } = {}): Promise<void> {
+  if (serverKey && createHash('sha256').update(serverKey).digest('hex') === secretHash) throw secretTaken(SERVER_KEY_SECRET);
   const keys = await db
     .select({ id: apiKeys.id })
     .from(apiKeys)

@@ -50,7 +50,7 @@ export async function rotateKeyToHash(
         `API key "${name}" has a previous secret valid until ${current.previousExpiresAt!.toISOString()}: end it (DELETE .../previous) or wait before rotating again`,
       );
     }
-    await assertSecretFree(tx, secretHash, current.id);
+    await assertSecretFree(tx, secretHash, { serverKey: deps.env.SLUICE_API_KEY, exceptKeyId: current.id });
     const previousExpiresAt = graceMinutes > 0 ? new Date(Date.now() + graceMinutes * 60_000) : null;
     const [updated] = await tx
       .update(apiKeys)

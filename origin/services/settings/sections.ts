@@ -21,7 +21,7 @@ export const SECTIONS: readonly SectionSpec[] = [
     id: 'security',
     title: 'Security',
     description: 'Keys, tokens, encryption of stored passwords and rate limits.',
-    pattern: /^SLUICE_(API_KEY|SECRET_KEY|EDGE_SECRET|ALLOWED_IPS|REQUIRE_LEAST_PRIVILEGE)$|RATE_LIMIT|QUOTA/,
+    pattern: /^SLUICE_(API_KEY|SECRET_KEY|SECRET_REFS|EDGE_SECRET|ALLOWED_IPS|REQUIRE_LEAST_PRIVILEGE)$|RATE_LIMIT|QUOTA/,
   },
   {
     id: 'queries',

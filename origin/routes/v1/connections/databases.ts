@@ -7,5 +7,5 @@ import { listedWorkspace } from '../acting-workspace.ts';
 
 /** POST /api/v1/connections/databases: `{name}` or unsaved fields; `{databases: [...]}`. */
 export function registerDatabases(api: Hono<AppEnv>): void {
-  api.post('/databases', async (c) => c.json(await listDatabases(c.get('deps'), await readBody(c, probeFields), { workspace: listedWorkspace(c) })));
+  api.post('/databases', async (c) => c.json(await listDatabases(c.get('deps'), c.get('caller'), await readBody(c, probeFields), { workspace: listedWorkspace(c) })));
 }

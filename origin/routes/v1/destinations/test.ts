@@ -11,9 +11,9 @@ import { listedWorkspace } from '../acting-workspace.ts';
  * `{ok, duration_ms}` or 502 `connection_failed`.
  */
 export function registerTest(api: Hono<AppEnv>): void {
-  api.post('/test', async (c) => c.json(await testDestination(c.get('deps'), await readBody(c, probeFields), { workspace: listedWorkspace(c) })));
+  api.post('/test', async (c) => c.json(await testDestination(c.get('deps'), c.get('caller'), await readBody(c, probeFields), { workspace: listedWorkspace(c) })));
   api.post('/:name/test', async (c) => {
     await readBody(c, savedProbeFields, { optional: true });
-    return c.json(await testDestination(c.get('deps'), { name: c.req.param('name') }, { workspace: listedWorkspace(c) }));
+    return c.json(await testDestination(c.get('deps'), c.get('caller'), { name: c.req.param('name') }, { workspace: listedWorkspace(c) }));
   });
 }

@@ -7,7 +7,7 @@ import { createConnection } from '../../connections/create.ts';
 import { deleteConnection } from '../../connections/delete.ts';
 import { type ConnectionFields, withDefaults } from '../../connections/fields.ts';
 import { updateConnection } from '../../connections/update.ts';
-import { rowFields } from '../../connections/view.ts';
+import { maskedDiff, rowFields } from '../../connections/view.ts';
 import { type Section, assertInWorkspace, passwordChange, recordCreate, recordUpdate, warnUnsetReference } from '../context.ts';
 import type { ConnectionEntry } from '../file.ts';
 
@@ -27,7 +27,7 @@ export const connectionsSection: Section<ConnectionEntry> = {
     assertInWorkspace(ctx, 'connections', entry.name, current.workspace);
     const before = rowFields(current);
     const after = withDefaults(entry);
-    const fields = diffFields(withoutPassword(before), withoutPassword(after));
+    const fields = maskedDiff(diffFields(withoutPassword(before), withoutPassword(after)));
     const passwordKept = samePassword(secretKeyring(deps.env), before.password, after.password);
     if (Object.keys(fields).length > 0 || !passwordKept) {
       await updateConnection(deps, ctx.actor, entry.name, after, { workspace: ctx.workspace });
