@@ -93,6 +93,9 @@ describe('who may write a ${VAR} reference', () => {
     const made = await origin.call('POST', '/api/v1/connections', { name: unique('owned'), ...pgAt('${SLUICE_REF_WAREHOUSE_PW}') }, bearer(serverOwner));
     expectStatus(made, 201);
     expect(made.body.password).toBe('${SLUICE_REF_WAREHOUSE_PW}');
+    // A create asks the database what its user may do (least privilege), so the allowed secret went there.
+    expect(listener.received).toEqual([WAREHOUSE]);
+    listener.received.length = 0;
   });
 });
 
@@ -143,6 +146,9 @@ describe('stored references the rule now refuses', () => {
     try {
       expectStatus(await asAdmin(first, 'POST', '/api/v1/connections', { name, ...pgAt('${LEGACY_DB_PW}') }), 201);
       expectStatus(await asAdmin(first, 'POST', '/api/v1/destinations', { name: destination, ...bucketAt('${LEGACY_DB_PW}') }), 201);
+      // Allowed then: the create's privilege check sent it to the database.
+      expect(listener.received).toEqual([LEGACY]);
+      listener.received.length = 0;
     } finally {
       // Stopped without removing its data dir: the next origin starts on it.
       first.process.kill('SIGTERM');
