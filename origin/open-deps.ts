@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { CallerUsage } from './access/usage.ts';
 import { createCache } from './cache/index.ts';
 import { createRateLimiter } from './access/rate-limit/limiter.ts';
+import { RedisBreaker } from './redis/breaker.ts';
 import type { SignInVerifier } from './access/jwt.ts';
 import type { AppDeps } from './deps.ts';
 import { DriverRegistry } from './drivers/registry.ts';
@@ -46,8 +47,10 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
   const history = new HistoryRecorder(store, { retentionDays: env.SLUICE_HISTORY_RETENTION_DAYS, logger });
   // Trims history kept past its retention once at startup; later flushes trim at most once a minute.
   void history.flush();
-  const cache = await createCache(env, logger);
-  const rateLimiter = await createRateLimiter(env, logger);
+  // One connection for the cache and the rate limits: one breaker, one line per outage.
+  const redis = env.SLUICE_REDIS_URL ? await RedisBreaker.open(env.SLUICE_REDIS_URL, logger) : null;
+  const cache = createCache(env, redis);
+  const rateLimiter = createRateLimiter(env, redis, logger);
   const callerUsage = new CallerUsage(store, { logger });
   history.on('run', (run) => callerUsage.recordRun(run));
   const edgeSync =
@@ -66,6 +69,7 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
       await store.close().catch(() => {});
       await cache.close().catch(() => {});
       await rateLimiter.close().catch(() => {});
+      await redis?.close().catch(() => {});
     },
   };
 }
