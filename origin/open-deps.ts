@@ -11,6 +11,7 @@ import type { Logger } from './observability/logger.ts';
 import { ConnectionUsage } from './services/connections/usage.ts';
 import { HistoryRecorder } from './services/history/recorder.ts';
 import { openStore } from './store/open.ts';
+import { StoreAvailability } from './store/availability.ts';
 import { configureAudit } from './audit/options.ts';
 import { warnAboutAuditKey } from './audit/startup.ts';
 import { warnAboutStoredSecrets } from './secrets/startup.ts';
@@ -57,11 +58,13 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
     withEdge && env.SLUICE_EDGE_URL
       ? new EdgeSync({ url: env.SLUICE_EDGE_URL, secret: env.SLUICE_EDGE_SECRET!, store, env, logger, leaseMs: env.SLUICE_EDGE_LEASE * 1000 })
       : undefined;
-  const deps: AppDeps = { env, store, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, signIn, history, cache, logger, version, edgeSync };
+  const storeAvailability = new StoreAvailability(store, logger);
+  const deps: AppDeps = { env, store, storeAvailability, drivers, usage: new ConnectionUsage(), callerUsage, rateLimiter, signIn, history, cache, logger, version, edgeSync };
   return {
     deps,
     async close() {
       edgeSync?.stop();
+      storeAvailability.stop();
       await drivers.closeAll().catch(() => {});
       // Queued runs are written before the store closes.
       await history.close().catch(() => {});

@@ -62,6 +62,7 @@ export const ERROR_STATUS = {
   origin_unreachable: 502,
   edge_misconfigured: 500,
   sign_in_keys_unavailable: 503,
+  store_unavailable: 503,
   timeout: 504,
 } as const;
 
