@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { parseRate } from '../shared/access/rate.ts';
 import { secretKeyProblem } from './secrets/keys.ts';
+import { DEFAULT_ENDPOINT_DENY, malformedRanges } from './network/endpoint-deny.ts';
 
 /**
  * Every variable the origin reads, parsed once at startup. A malformed value
@@ -124,6 +125,15 @@ export const envSchema = z.object({
     const relative = dirs.filter((d) => !isAbsolute(d));
     if (relative.length > 0) ctx.addIssue({ code: 'custom', message: `must be absolute paths; not ${relative.join(', ')}` });
     return dirs;
+  }),
+  /** Comma-separated CIDR ranges (or addresses) destination endpoints may never be in, checked as each connection resolves; `none`: no range. */
+  SLUICE_ENDPOINT_DENY: optionalText.transform((text, ctx) => {
+    if (text === undefined) return DEFAULT_ENDPOINT_DENY;
+    if (text.trim() === 'none') return [];
+    const ranges = text.split(',').map((r) => r.trim()).filter((r) => r !== '');
+    const bad = malformedRanges(ranges);
+    if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `must be CIDR ranges or addresses (10.0.0.0/8, fe80::/10, 169.254.169.254), or none; not ${bad.join(', ')}` });
+    return ranges;
   }),
   /** AES-256-GCM keys for stored passwords: comma-separated, 32 bytes each in hex or base64; the first encrypts, all decrypt. */
   SLUICE_SECRET_KEY: optionalText.superRefine((text, ctx) => {

@@ -5,6 +5,7 @@
  */
 export const ERROR_STATUS = {
   invalid_request: 400,
+  endpoint_denied: 400,
   unknown_field: 400,
   invalid_name: 400,
   reason_required: 400,
