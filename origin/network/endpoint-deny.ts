@@ -68,3 +68,17 @@ export function deniedIn(err: unknown): SluiceError | null {
   }
   return null;
 }
+
+/**
+ * Resolves `host` (an address is taken as it is) and throws `endpointDenied`
+ * when any of its addresses is denied. For clients whose connections cannot
+ * be handed a checked address (database drivers resolve by themselves): a
+ * name that resolves elsewhere between this check and the connection is not
+ * caught. A name that does not resolve passes: the connection then fails.
+ */
+export async function assertHostAllowed(host: string, deny: string[]): Promise<void> {
+  const address = bare(host);
+  if (isIP(address) !== 0) return assertLiteralAllowed(address, deny);
+  const addresses = await new Promise<LookupAddress[]>((resolve) => lookup(address, { all: true }, (err, found) => resolve(err ? [] : found)));
+  if (addresses.some((a) => isDenied(a.address, deny))) throw endpointDenied(host);
+}

@@ -7,6 +7,7 @@ import { PASSWORD_MASK, type ProbeFields, assertTypeRules, withDefaults } from '
 import { withUriPassword } from './mongo-uri.ts';
 import { findConnection, settingsOf } from './lookup.ts';
 import { driverSettings } from './settings.ts';
+import { assertProbeHostsAllowed } from './host-deny.ts';
 
 /**
  * What `/test` and `/databases` talk to: a saved connection named in `{name}`,
@@ -47,9 +48,12 @@ export async function probeTarget(deps: AppDeps, input: ProbeFields, workspace?:
 
 /**
  * Runs `use` on a driver of its own, dropped afterwards, so a probe never
- * touches the pooled driver of a saved connection nor leaves one behind.
+ * touches the pooled driver of a saved connection nor leaves one behind. Its
+ * hosts are checked against SLUICE_ENDPOINT_DENY first.
  */
 export async function withProbeDriver<T>(deps: AppDeps, target: ProbeTarget, use: (driver: AnyDriver) => Promise<T>): Promise<T> {
+  // Before any driver exists: a probe is no way to reach a denied address.
+  await assertProbeHostsAllowed(target.settings, deps.env.SLUICE_ENDPOINT_DENY);
   const key = `probe:${randomUUID()}`;
   try {
     return await use(deps.drivers.get(key, target.settings));
