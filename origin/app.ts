@@ -9,6 +9,7 @@ import type { AppEnv } from './http/context.ts';
 import { cors } from './http/cors.ts';
 import { onError, onNotFound } from './http/error-handler.ts';
 import { refuseNul } from './http/refuse-nul.ts';
+import { storeGate } from './http/store-gate.ts';
 import { requestId } from './http/request-id.ts';
 import { accessLog } from './http/access-log.ts';
 import { catalogRoute } from './routes/catalog.ts';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(refuseNul);
   app.route('/', health);
   app.route('/', metricsRoute);
+  app.use(storeGate);
   app.use(identifyCaller);
   app.use('/api/v1/*', pushEdgeChanges);
   app.use('/api/v1/*', actingWorkspace);

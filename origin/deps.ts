@@ -9,12 +9,15 @@ import type { ConnectionUsage } from './services/connections/usage.ts';
 import type { PrivilegeChecks } from './services/connections/privilege-checks.ts';
 import type { HistoryRecorder } from './services/history/recorder.ts';
 import type { Store } from './store/open.ts';
+import type { StoreAvailability } from './store/availability.ts';
 import type { EdgeSync } from './edge-sync/sync.ts';
 
 /** Everything a route or service needs, built once in `main.ts` and passed in. */
 export interface AppDeps {
   env: Env;
   store: Store;
+  /** Whether the PostgreSQL store answers: 503 `store_unavailable` while it does not. */
+  storeAvailability: StoreAvailability;
   drivers: DriverRegistry;
   usage: ConnectionUsage;
   /** What each saved connection's database user may do, asked once per settings version. */

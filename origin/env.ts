@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseRate } from '../shared/access/rate.ts';
 import { secretKeyProblem } from './secrets/keys.ts';
 import { DEFAULT_SECRET_REFS, secretRefPatternProblem } from './secrets/references.ts';
+import { DEFAULT_ENDPOINT_DENY, malformedRanges } from './network/endpoint-deny.ts';
 
 /**
  * Every variable the origin reads, parsed once at startup. A malformed value
@@ -137,6 +138,15 @@ export const envSchema = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }
     return patterns;
+  }),
+  /** Comma-separated CIDR ranges (or addresses) destination endpoints may never be in, checked as each connection resolves; `none`: no range. */
+  SLUICE_ENDPOINT_DENY: optionalText.transform((text, ctx) => {
+    if (text === undefined) return DEFAULT_ENDPOINT_DENY;
+    if (text.trim() === 'none') return [];
+    const ranges = text.split(',').map((r) => r.trim()).filter((r) => r !== '');
+    const bad = malformedRanges(ranges);
+    if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `must be CIDR ranges or addresses (10.0.0.0/8, fe80::/10, 169.254.169.254), or none; not ${bad.join(', ')}` });
+    return ranges;
   }),
   /** AES-256-GCM keys for stored passwords: comma-separated, 32 bytes each in hex or base64; the first encrypts, all decrypt. */
   SLUICE_SECRET_KEY: optionalText.superRefine((text, ctx) => {

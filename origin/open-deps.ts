@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { CallerUsage } from './access/usage.ts';
 import { createCache } from './cache/index.ts';
 import { createRateLimiter } from './access/rate-limit/limiter.ts';
+import { RedisBreaker } from './redis/breaker.ts';
 import type { SignInVerifier } from './access/jwt.ts';
 import type { AppDeps } from './deps.ts';
 import { DriverRegistry } from './drivers/registry.ts';
@@ -11,6 +12,7 @@ import type { Logger } from './observability/logger.ts';
 import { ConnectionUsage } from './services/connections/usage.ts';
 import { HistoryRecorder } from './services/history/recorder.ts';
 import { openStore } from './store/open.ts';
+import { StoreAvailability } from './store/availability.ts';
 import { configureAudit } from './audit/options.ts';
 import { warnAboutAuditKey } from './audit/startup.ts';
 import { warnAboutRefusedReferences, warnAboutStoredSecrets } from './secrets/startup.ts';
@@ -48,19 +50,23 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
   const history = new HistoryRecorder(store, { retentionDays: env.SLUICE_HISTORY_RETENTION_DAYS, logger });
   // Trims history kept past its retention once at startup; later flushes trim at most once a minute.
   void history.flush();
-  const cache = await createCache(env, logger);
-  const rateLimiter = await createRateLimiter(env, logger);
+  // One connection for the cache and the rate limits: one breaker, one line per outage.
+  const redis = env.SLUICE_REDIS_URL ? await RedisBreaker.open(env.SLUICE_REDIS_URL, logger) : null;
+  const cache = createCache(env, redis);
+  const rateLimiter = createRateLimiter(env, redis, logger);
   const callerUsage = new CallerUsage(store, { logger });
   history.on('run', (run) => callerUsage.recordRun(run));
   const edgeSync =
     withEdge && env.SLUICE_EDGE_URL
       ? new EdgeSync({ url: env.SLUICE_EDGE_URL, secret: env.SLUICE_EDGE_SECRET!, store, env, logger, leaseMs: env.SLUICE_EDGE_LEASE * 1000 })
       : undefined;
-  const deps: AppDeps = { env, store, drivers, usage: new ConnectionUsage(), privileges: new PrivilegeChecks(logger), callerUsage, rateLimiter, signIn, history, cache, logger, version, edgeSync };
+  const storeAvailability = new StoreAvailability(store, logger);
+  const deps: AppDeps = { env, store, storeAvailability, drivers, usage: new ConnectionUsage(), privileges: new PrivilegeChecks(logger), callerUsage, rateLimiter, signIn, history, cache, logger, version, edgeSync };
   return {
     deps,
     async close() {
       edgeSync?.stop();
+      storeAvailability.stop();
       await drivers.closeAll().catch(() => {});
       // Queued runs are written before the store closes.
       await history.close().catch(() => {});
@@ -68,6 +74,7 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
       await store.close().catch(() => {});
       await cache.close().catch(() => {});
       await rateLimiter.close().catch(() => {});
+      await redis?.close().catch(() => {});
     },
   };
 }

@@ -5,6 +5,7 @@
  */
 export const ERROR_STATUS = {
   invalid_request: 400,
+  endpoint_denied: 400,
   unknown_field: 400,
   invalid_name: 400,
   reason_required: 400,
@@ -64,6 +65,7 @@ export const ERROR_STATUS = {
   origin_unreachable: 502,
   edge_misconfigured: 500,
   sign_in_keys_unavailable: 503,
+  store_unavailable: 503,
   timeout: 504,
 } as const;
 

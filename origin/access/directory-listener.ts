@@ -37,13 +37,19 @@ export async function listenChannel(url: string, channel: string, events: Listen
   };
   const sql = postgres(url, options);
 
+  /** Logged once per outage, not at every retry. */
+  let down = false;
   const connect = async () => {
     try {
       await sql`listen ${sql(channel)}`;
-      if (!closed) events.onUp();
+      if (closed) return;
+      if (down) logger?.info({ channel }, 'access directory listener back');
+      down = false;
+      events.onUp();
     } catch (err) {
       if (closed) return;
-      logger?.warn({ channel, err: (err as Error).message }, 'access directory listener down; reading the store per request');
+      if (!down) logger?.warn({ channel, err: (err as Error).message }, 'access directory listener down; reading the store per request');
+      down = true;
       events.onDown();
       schedule();
     }

@@ -35,7 +35,7 @@ export interface FinishedRun {
 }
 
 export interface CallerUsageOptions {
-  logger: Pick<Logger, 'warn' | 'error'>;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** How long counted calls and rows wait in memory before one batched write. */
   flushIntervalMs?: number;
   now?: () => number;

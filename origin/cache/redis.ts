@@ -1,15 +1,13 @@
-import type { Redis } from 'ioredis';
-import type { Logger } from '../observability/logger.ts';
+import type { RedisBreaker } from '../redis/breaker.ts';
 import type { CacheEntry, CacheEntryInfo, CacheMeta, CachedResponse, ResponseCache } from './response-cache.ts';
 
 export interface RedisCacheOptions {
-  /** From `redisClient` (redis/client.ts); closed with this cache. */
-  redis: Redis;
+  /** The origin's Redis connection (redis/breaker.ts), shared with the rate limits and closed by its owner. */
+  redis: RedisBreaker;
   /** Key prefix of everything this deployment stores; entries live under `<prefix>cache:<key>`. */
   prefix: string;
   /** Bodies larger than this are not stored (the same bound a memory cache has). */
   maxEntryBytes: number;
-  logger: Pick<Logger, 'info' | 'warn'>;
 }
 
 /** What is stored beside the body, in the same hash. */
@@ -34,31 +32,19 @@ const globEscape = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
  * origin reads, lists or evicts what another stored. Lifetimes come from
  * Redis (`PTTL`), so the origins' clocks need not agree.
  *
- * Commands that cannot reach Redis fail after one reconnection attempt or
- * two seconds; callers treat a failure as a miss (see `serve.ts`).
+ * While Redis is down every method throws `RedisUnavailable` at once (the
+ * breaker logs the outage); `respondCached` treats that as a miss.
  */
 export class RedisCache implements ResponseCache {
   readonly kind = 'redis';
-  private readonly redis: Redis;
+  private readonly redis: RedisBreaker;
   private readonly namespace: string;
   private readonly maxEntryBytes: number;
-  private healthy = true;
 
   constructor(options: RedisCacheOptions) {
     this.namespace = `${options.prefix}cache:`;
     this.maxEntryBytes = options.maxEntryBytes;
     this.redis = options.redis;
-    // Errors are reported once per outage, not once per reconnection attempt.
-    this.redis.on('error', (err: Error) => {
-      if (!this.healthy) return;
-      this.healthy = false;
-      options.logger.warn({ err: { message: err.message } }, 'response cache: Redis unreachable; requests run uncached until it is back');
-    });
-    this.redis.on('ready', () => {
-      if (this.healthy) return;
-      this.healthy = true;
-      options.logger.info('response cache: Redis reachable again');
-    });
   }
 
   private redisKey(key: string): string {
@@ -67,7 +53,7 @@ export class RedisCache implements ResponseCache {
 
   async get(key: string): Promise<CacheEntry | null> {
     const k = this.redisKey(key);
-    const results = await this.redis.multi().hmgetBuffer(k, 'body', 'info').pttl(k).exec();
+    const results = await this.redis.run((redis) => redis.multi().hmgetBuffer(k, 'body', 'info').pttl(k).exec());
     if (!results) return null;
     const [[fieldsError, fields], [ttlError, pttl]] = results as [[Error | null, Array<Buffer | null>], [Error | null, number]];
     if (fieldsError) throw fieldsError;
@@ -100,17 +86,17 @@ export class RedisCache implements ResponseCache {
     };
     const k = this.redisKey(key);
     const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
-    await this.redis.multi().del(k).hset(k, 'body', body, 'info', JSON.stringify(info)).pexpire(k, ttlSeconds * 1000).exec();
+    await this.redis.run((redis) => redis.multi().del(k).hset(k, 'body', body, 'info', JSON.stringify(info)).pexpire(k, ttlSeconds * 1000).exec());
   }
 
   async delete(key: string): Promise<boolean> {
-    return (await this.redis.del(this.redisKey(key))) > 0;
+    return (await this.redis.run((redis) => redis.del(this.redisKey(key)))) > 0;
   }
 
   async clear(): Promise<number> {
     let evicted = 0;
     for await (const keys of this.scan()) {
-      if (keys.length > 0) evicted += await this.redis.unlink(...keys);
+      if (keys.length > 0) evicted += await this.redis.run((redis) => redis.unlink(...keys));
     }
     return evicted;
   }
@@ -123,9 +109,12 @@ export class RedisCache implements ResponseCache {
       const keys = scanned.filter((k) => !seen.has(k));
       keys.forEach((k) => seen.add(k));
       if (keys.length === 0) continue;
-      const pipeline = this.redis.pipeline();
-      for (const k of keys) pipeline.hget(k, 'info').pttl(k);
-      const results = (await pipeline.exec()) ?? [];
+      const results =
+        (await this.redis.run((redis) => {
+          const pipeline = redis.pipeline();
+          for (const k of keys) pipeline.hget(k, 'info').pttl(k);
+          return pipeline.exec();
+        })) ?? [];
       const now = Date.now();
       keys.forEach((k, i) => {
         const [infoError, infoText] = results[2 * i] as [Error | null, string | null];
@@ -148,16 +137,15 @@ export class RedisCache implements ResponseCache {
     return listed;
   }
 
-  async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
-  }
+  /** The connection is the breaker owner's to close. */
+  async close(): Promise<void> {}
 
   /** Batches of this deployment's cache keys (SCAN: never blocks Redis as KEYS would). */
   private async *scan(): AsyncGenerator<string[]> {
     const pattern = `${globEscape(this.namespace)}*`;
     let cursor = '0';
     do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT);
+      const [next, keys] = await this.redis.run((redis) => redis.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT));
       cursor = next;
       yield keys;
     } while (cursor !== '0');

@@ -5,6 +5,7 @@ import { SluiceError } from '../errors.ts';
 import { requestScopeOf } from './request-scope.ts';
 import type { AppEnv } from './context.ts';
 import { isManagementPath } from './route-family.ts';
+import { storeUnavailable } from './store-gate.ts';
 
 /** The one place an error becomes a response, in the spec's shape for the route family; a `retry_after` is also sent as `Retry-After`. */
 export function errorResponse(err: SluiceError, c: Context<AppEnv>): Response {
@@ -16,11 +17,13 @@ export function errorResponse(err: SluiceError, c: Context<AppEnv>): Response {
   return c.json(body, err.status as ContentfulStatusCode, typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : undefined);
 }
 
-export function onError(err: Error, c: Context<AppEnv>): Response {
+export async function onError(err: Error, c: Context<AppEnv>): Promise<Response> {
   if (err instanceof SluiceError) return errorResponse(err, c);
   if (err instanceof HTTPException && err.status < 500) {
     return errorResponse(new SluiceError('invalid_request', err.message || 'Bad request'), c);
   }
+  // A store that went away: one line for the outage (store/availability.ts), none per request.
+  if (await c.get('deps').storeAvailability.explains(err)) return errorResponse(storeUnavailable(), c);
   // Unexpected: log it under the request id, answer opaquely (driver messages can carry credentials).
   c.get('deps').logger.error({ ...requestScopeOf(c), err: { name: err.name, stack: err.stack } }, 'unhandled error');
   return errorResponse(new SluiceError('internal_error', 'Internal server error'), c);

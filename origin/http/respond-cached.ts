@@ -5,6 +5,7 @@ import type { RunInput } from '../services/run/run-sql.ts';
 import { noneMatch } from '../../shared/etag.ts';
 import { REPLAYED_HEADERS } from '../../shared/http/replayed-headers.ts';
 import { responseCacheKey, responseEtag } from '../cache/key.ts';
+import { RedisUnavailable } from '../redis/breaker.ts';
 import { type CacheEntry, type CacheMeta, type CachedResponse, secondsLeft } from '../cache/response-cache.ts';
 
 /** A saved-query run, resolved and checked, about to reach the database. */
@@ -46,6 +47,8 @@ export async function respondCached(c: Context<AppEnv>, target: CacheableRun, ru
   };
   const key = responseCacheKey({ ...meta, params: target.input.params, pageSize: paging.pageSize, countBeyond: paging.countBeyond });
   const failed = (operation: string) => (err: unknown) => {
+    // An outage is logged once, by the breaker, not once per request.
+    if (err instanceof RedisUnavailable) return null;
     logger.warn({ ...requestScopeOf(c), err: { message: (err as Error).message } }, `response cache ${operation} failed`);
     return null;
   };

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createRedactor } from '../drivers/redact.ts';
 import { badRequest } from '../errors.ts';
+import { assertLiteralAllowed, guardedLookup } from '../network/endpoint-deny.ts';
 import { watchBody } from './body.ts';
-import { storeFailed } from './failure.ts';
+import { bucketFailed } from './failure.ts';
 import { assertSafeKey, underPrefix } from './key.ts';
 import type { DestinationSettings, ObjectStore, ObjectWriteOptions, WrittenObject } from './types.ts';
 import type { BucketTarget } from './url.ts';
@@ -50,12 +53,19 @@ const noCredentialChain = () => async (): Promise<never> => {
   throw new Error('A destination uses only the credentials it is given');
 };
 
-export function createBucketStore(target: BucketTarget, settings: DestinationSettings): ObjectStore {
+/** `deny`: SLUICE_ENDPOINT_DENY, checked on the endpoint's address before each connection. */
+export function createBucketStore(target: BucketTarget, settings: DestinationSettings, deny: string[]): ObjectStore {
   const { user, password } = settings;
   // Instance roles and the SDK's own chain (environment, profiles) are never used (spec, Limits).
   if (!user || !password) throw badRequest(`Destination "${settings.name}" needs user (access key id) and password (secret key)`, { errors: { user: 'required', password: 'required' } });
   const endpoint = settings.endpoint ?? DEFAULT_ENDPOINT[target.scheme];
   if (target.scheme === 'r2' && !endpoint) throw badRequest('An r2:// destination needs its account endpoint (https://<account id>.r2.cloudflarestorage.com)', { errors: { endpoint: 'required' } });
+  // A literal address never goes through the agents' lookup: checked here, before anything connects.
+  if (endpoint) {
+    if (!URL.canParse(endpoint)) throw badRequest('endpoint is not a valid http(s) address', { errors: { endpoint: 'is not a valid address' } });
+    assertLiteralAllowed(new URL(endpoint).hostname, deny);
+  }
+  const lookup = guardedLookup(deny);
   const options: ConstructorParameters<Sdk['S3Client']>[0] = {
     region: settings.region ?? DEFAULT_REGION[target.scheme],
     endpoint,
@@ -74,7 +84,13 @@ export function createBucketStore(target: BucketTarget, settings: DestinationSet
     maxAttempts: 3,
     retryMode: 'standard',
     defaultsMode: 'standard',
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 60_000 },
+    // Agents of their own, whose lookup refuses denied addresses and hands the socket the address it checked.
+    requestHandler: {
+      connectionTimeout: 10_000,
+      requestTimeout: 60_000,
+      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 50, lookup }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 50, lookup }),
+    },
   };
   let client: S3Client | undefined;
   const connect = async () => {
@@ -110,7 +126,7 @@ export function createBucketStore(target: BucketTarget, settings: DestinationSet
       await upload.abort();
       if (signal.aborted) throw signal.reason;
       if (body.failure !== undefined) throw body.failure;
-      throw storeFailed(err, `writing ${location(fullKey)}`, redact);
+      throw bucketFailed(err, `writing ${location(fullKey)}`, redact);
     }
     // Aborted after the last part was sent: the object is complete but unwanted.
     if (signal.aborted) {
@@ -132,7 +148,7 @@ export function createBucketStore(target: BucketTarget, settings: DestinationSet
       try {
         await remove(fullKey);
       } catch (err) {
-        throw storeFailed(err, `the probe was written but could not be removed (${location(fullKey)}); runs cancelled after their last part need to remove objects`, redact);
+        throw bucketFailed(err, `the probe was written but could not be removed (${location(fullKey)}); runs cancelled after their last part need to remove objects`, redact);
       }
     },
     close() {

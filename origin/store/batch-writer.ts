@@ -6,7 +6,8 @@ import type { Logger } from '../observability/logger.ts';
  * waits, or at once when `batchSize` wait, and drains the queue one batch per
  * write. A write the store refuses keeps its batch queued and is tried again
  * a second later at the soonest (the store may be restarting); while it
- * refuses, at most `maxQueued` items wait, the oldest dropped first.
+ * refuses, at most `maxQueued` items wait, the oldest dropped first. The
+ * first refusal is logged, and the first write after it; none in between.
  * `close()` writes what is queued; nothing is queued after it.
  */
 
@@ -15,7 +16,7 @@ export interface BatchWriterOptions<T> {
   what: string;
   /** Writes one batch (in one transaction); a rejection keeps the batch queued. */
   write(batch: T[]): Promise<void>;
-  logger: Pick<Logger, 'warn' | 'error'>;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   flushIntervalMs: number;
   /** The most one write takes; this many waiting start a write at once. No limit by default. */
   batchSize?: number;
@@ -39,6 +40,8 @@ export class BatchWriter<T> {
   private closed = false;
   private readonly batchSize: number;
   private readonly maxQueued: number;
+  /** A write was refused and none has succeeded since: later refusals are not logged again. */
+  private refusing = false;
 
   constructor(private readonly options: BatchWriterOptions<T>) {
     this.batchSize = options.batchSize ?? Infinity;
@@ -148,10 +151,18 @@ export class BatchWriter<T> {
         await this.options.write(batch);
       } catch (err) {
         this.putBack(batch);
-        const fields = { err: { message: (err as Error).message }, queued: this.queue.length };
-        this.options.logger.error(fields, `${this.options.what} not written: kept for the next try`);
+        // Once per outage, not once a second while the store is away.
+        if (!this.refusing) {
+          const fields = { err: { message: (err as Error).message }, queued: this.queue.length };
+          this.options.logger.error(fields, `${this.options.what} not written: kept for the next try`);
+        }
+        this.refusing = true;
         if (!this.closed) this.schedule(Math.max(this.options.flushIntervalMs, RETRY_MS));
         return;
+      }
+      if (this.refusing) {
+        this.refusing = false;
+        this.options.logger.info({ queued: this.queue.length }, `${this.options.what} written again`);
       }
     } while (this.queue.length > 0);
   }

@@ -89,7 +89,9 @@ async function openPostgres(url: string): Promise<Store> {
   } finally {
     await migrator.end({ timeout: 5 });
   }
-  const client = postgres(url, { max: 10, onnotice: () => {} });
+  // postgres.js waits up to 20 s between attempts after many failures (its default backoff): after an
+  // outage the store would answer again while queries still sat out those waits. Half a second at most.
+  const client = postgres(url, { max: 10, onnotice: () => {}, backoff: (attempts: number) => Math.min(0.05 * 2 ** attempts, 0.5) });
   const db = drizzle(client, { schema });
   await db.execute(sql`select 1`);
   return {

@@ -7,6 +7,7 @@ import { asc, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseCache } from '../../origin/cache/response-cache.ts';
+import type { StoreAvailability } from '../../origin/store/availability.ts';
 import type { DriverRegistry } from '../../origin/drivers/registry.ts';
 import { parseEnv } from '../../origin/env.ts';
 import type { AppDeps } from '../../origin/deps.ts';
@@ -183,6 +184,7 @@ describe('transactions', () => {
     const deps = (s: Store): AppDeps => ({
       env: parseEnv({ SLUICE_DATA_DIR: dir.dir }),
       store: s,
+      storeAvailability: {} as StoreAvailability,
       drivers: { drop: (name: string) => void drops.push(name) } as unknown as DriverRegistry,
       usage: new ConnectionUsage(),
       privileges: new PrivilegeChecks({ warn: () => {} }),

@@ -94,7 +94,7 @@ describe('testing an S3 destination', () => {
     try {
       const res = await origin.call('POST', `${API}/test`, fields());
       expectFailed(res, s3.secretAccessKey);
-      expect(res.body.detail).toMatch(/ECONNREFUSED|ECONNRESET|socket hang up/);
+      expect(res.body.detail).toContain('could not reach the endpoint, or it did not answer as an S3-compatible store');
     } finally {
       await s3.resume();
     }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, describe, expect, test } from 'vitest';
 import { RedisCache } from '../../origin/cache/redis.ts';
-import { redisClient } from '../../origin/redis/client.ts';
+import { RedisBreaker } from '../../origin/redis/breaker.ts';
 import type { CachedResponse } from '../../origin/cache/response-cache.ts';
 import { REDIS_URL, runPrefix } from './fixture.ts';
 
@@ -10,14 +10,19 @@ import { REDIS_URL, runPrefix } from './fixture.ts';
 
 const prefix = runPrefix('store');
 const logger = pino({ level: 'silent' });
-const open = async (options: { prefix?: string; maxEntryBytes?: number } = {}) =>
-  new RedisCache({ redis: await redisClient(REDIS_URL), prefix: options.prefix ?? prefix, maxEntryBytes: options.maxEntryBytes ?? 1_000_000, logger });
+/** Every connection opened, closed after the file (a cache leaves its connection to its owner). */
+const connections: RedisBreaker[] = [];
+async function open(options: { prefix?: string; maxEntryBytes?: number } = {}): Promise<RedisCache> {
+  const redis = await RedisBreaker.open(REDIS_URL, logger);
+  connections.push(redis);
+  return new RedisCache({ redis, prefix: options.prefix ?? prefix, maxEntryBytes: options.maxEntryBytes ?? 1_000_000 });
+}
 const a = await open();
 const b = await open();
 
 afterAll(async () => {
   await a.clear();
-  await Promise.all([a.close(), b.close()]);
+  await Promise.all(connections.map((redis) => redis.close()));
 });
 
 const key = () => randomBytes(32).toString('hex');

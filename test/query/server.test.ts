@@ -41,14 +41,14 @@ describe('/health', () => {
     const res = await origin.call('GET', '/health');
     expect(res.status).toBe(200);
     expectRequestId(res.headers);
-    expect(res.body).toEqual({ status: 'ok', version: VERSION, time_zone: ZONE, utc_offset: offsetNow(ZONE) });
+    expect(res.body).toEqual({ status: 'ok', version: VERSION, time_zone: ZONE, utc_offset: offsetNow(ZONE), store: 'ok' });
     // Paris is one hour ahead in winter, two in summer.
     expect(res.body.utc_offset).toMatch(/^\+0[12]:00$/);
   });
 
   it('reports another zone with its own offset', async () => {
     const res = await keyed.call('GET', '/health');
-    expect(res.body).toEqual({ status: 'ok', version: VERSION, time_zone: 'Asia/Tokyo', utc_offset: '+09:00' });
+    expect(res.body).toEqual({ status: 'ok', version: VERSION, time_zone: 'Asia/Tokyo', utc_offset: '+09:00', store: 'ok' });
   });
 });
 

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter } from '../../origin/access/rate-limit/memory.ts';
 import { RedisRateLimiter } from '../../origin/access/rate-limit/redis.ts';
-import { redisClient } from '../../origin/redis/client.ts';
+import { RedisBreaker } from '../../origin/redis/breaker.ts';
 import { RATE_LIMIT_SCRIPT } from '../../origin/access/rate-limit/redis-script.ts';
 import { parseRate } from '../../shared/access/rate.ts';
 import { BUCKETS, consume, stateLifetimeMs, type WindowState } from '../../shared/access/window.ts';
@@ -52,7 +52,9 @@ describe('the Redis script', () => {
   });
 
   it('stores the count under the prefix with an expiry of the window plus one slot', async () => {
-    const limiter = new RedisRateLimiter({ redis: await redisClient(REDIS_URL), prefix, logger: pino({ level: 'silent' }) });
+    const logger = pino({ level: 'silent' });
+    const connection = await RedisBreaker.open(REDIS_URL, logger);
+    const limiter = new RedisRateLimiter({ redis: connection, prefix, logger });
     const spec = rate('5/minute');
     const first = await limiter.hit('ip:192.0.2.7', spec);
     expect(first).toEqual({ allowed: true, limit: 5, remaining: 4, retryAfter: 0 });
@@ -61,15 +63,17 @@ describe('the Redis script', () => {
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(stateLifetimeMs(spec));
     expect(Object.values(await redis.hgetall(key))).toEqual(['1']);
-    await limiter.close();
+    await connection.close();
   });
 
   it('lets requests through while Redis cannot be reached', async () => {
-    const limiter = new RedisRateLimiter({ redis: await redisClient('redis://127.0.0.1:1'), prefix, logger: pino({ level: 'silent' }) });
+    const logger = pino({ level: 'silent' });
+    const connection = await RedisBreaker.open('redis://127.0.0.1:1', logger);
+    const limiter = new RedisRateLimiter({ redis: connection, prefix, logger });
     const spec = rate('1/minute');
     const decisions = [await limiter.hit('ip:x', spec), await limiter.hit('ip:x', spec)];
     expect(decisions.map((d) => d.allowed)).toEqual([true, true]);
-    await limiter.close();
+    await connection.close();
   });
 });
 

@@ -10,6 +10,7 @@ import { asc } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseCache } from '../../origin/cache/response-cache.ts';
+import type { StoreAvailability } from '../../origin/store/availability.ts';
 import type { DriverRegistry } from '../../origin/drivers/registry.ts';
 import { parseEnv } from '../../origin/env.ts';
 import type { AppDeps } from '../../origin/deps.ts';
@@ -199,6 +200,7 @@ describe('origins sharing a Postgres store', () => {
         return {
           env: parseEnv({ SLUICE_DATA_DIR: dataDir, SLUICE_DATABASE_URL: shared.url }),
           store,
+          storeAvailability: {} as StoreAvailability,
           drivers: {} as DriverRegistry,
           usage: new ConnectionUsage(),
           privileges: new PrivilegeChecks({ warn: () => {} }),

@@ -38,6 +38,7 @@ const BELOW_SERVICES = under(
   'origin/cache',
   'origin/access',
   'origin/object-storage',
+  'origin/network',
 );
 
 const RULES: Rule[] = [

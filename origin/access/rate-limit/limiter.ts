@@ -3,7 +3,7 @@ import type { Env } from '../../env.ts';
 import type { RateSpec } from '../../../shared/access/rate.ts';
 import type { WindowDecision } from '../../../shared/access/window.ts';
 import { MemoryRateLimiter } from './memory.ts';
-import { redisClient } from '../../redis/client.ts';
+import type { RedisBreaker } from '../../redis/breaker.ts';
 import { RedisRateLimiter } from './redis.ts';
 
 /**
@@ -18,11 +18,8 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-/** Redis when `SLUICE_REDIS_URL` is set (exact counts shared by every origin on it), else process memory. */
-export async function createRateLimiter(
-  env: Pick<Env, 'SLUICE_REDIS_URL' | 'SLUICE_REDIS_PREFIX'>,
-  logger: Pick<Logger, 'info' | 'warn'>,
-): Promise<RateLimiter> {
-  if (env.SLUICE_REDIS_URL) return new RedisRateLimiter({ redis: await redisClient(env.SLUICE_REDIS_URL), prefix: env.SLUICE_REDIS_PREFIX, logger });
+/** Redis when `SLUICE_REDIS_URL` is set (`redis`: exact counts shared by every origin on it), else process memory. */
+export function createRateLimiter(env: Pick<Env, 'SLUICE_REDIS_PREFIX'>, redis: RedisBreaker | null, logger: Pick<Logger, 'warn'>): RateLimiter {
+  if (redis) return new RedisRateLimiter({ redis, prefix: env.SLUICE_REDIS_PREFIX, logger });
   return new MemoryRateLimiter();
 }

@@ -12,6 +12,7 @@ import { passwordField, withUriPassword } from './mongo-uri.ts';
 import { findConnection, settingsOf } from './lookup.ts';
 import { driverSettings } from './settings.ts';
 import type { ConnectionRow } from '../../store/schema/index.ts';
+import { assertProbeHostsAllowed } from './host-deny.ts';
 
 /**
  * What `/test` and `/databases` talk to: a saved connection named in `{name}`,
@@ -57,9 +58,12 @@ export async function probeTarget(deps: AppDeps, actor: Caller, input: ProbeFiel
 
 /**
  * Runs `use` on a driver of its own, dropped afterwards, so a probe never
- * touches the pooled driver of a saved connection nor leaves one behind.
+ * touches the pooled driver of a saved connection nor leaves one behind. Its
+ * hosts are checked against SLUICE_ENDPOINT_DENY first.
  */
 export async function withProbeDriver<T>(deps: AppDeps, target: ProbeTarget, use: (driver: AnyDriver) => Promise<T>): Promise<T> {
+  // Before any driver exists: a probe is no way to reach a denied address.
+  await assertProbeHostsAllowed(target.settings, deps.env.SLUICE_ENDPOINT_DENY);
   const key = `probe:${randomUUID()}`;
   try {
     return await use(deps.drivers.get(key, target.settings));

@@ -15,8 +15,9 @@ export interface TestResult {
 /**
  * Opens a session and runs a trivial statement, on a saved connection
  * (`{name}`) or unsaved fields, then looks at what the user may do. Nothing
- * is saved. Any failure is 502 `connection_failed` with the database's
- * message, password redacted, in `detail`.
+ * is saved. A host in SLUICE_ENDPOINT_DENY is 400 `endpoint_denied` before
+ * any connection; any other failure is 502 `connection_failed` with the
+ * database's message, password redacted, in `detail`.
  */
 export async function testConnection(deps: AppDeps, actor: Caller, input: ProbeFields, { workspace }: { workspace?: string } = {}): Promise<TestResult> {
   const target = await probeTarget(deps, actor, input, workspace);
@@ -32,7 +33,7 @@ export async function testConnection(deps: AppDeps, actor: Caller, input: ProbeF
     if (target.row) deps.privileges.record(target.row, warnings);
   } catch (err) {
     const failure = redactedFailure(err, target.redact);
-    if (failure.code === 'connection_failed') throw failure;
+    if (failure.code === 'connection_failed' || failure.code === 'endpoint_denied') throw failure;
     throw new SluiceError('connection_failed', 'Could not connect to the database', { detail: String(failure.extras.detail ?? failure.message) });
   }
   return { ok: true, duration_ms: Math.round(durationMs * 100) / 100, warnings };

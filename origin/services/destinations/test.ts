@@ -19,9 +19,11 @@ export interface TestResult {
 /**
  * Writes one small probe object under the prefix (or into the folder) and
  * removes it, for a saved destination (`{name}`) or unsaved fields. Nothing
- * is saved. A url this server does not allow is 400; a store that refuses
- * the credential or cannot be reached is 502 `connection_failed` with the
- * store's words, secret redacted, in `detail`.
+ * is saved. A url this server does not allow is 400, and so is an endpoint
+ * in SLUICE_ENDPOINT_DENY (`endpoint_denied`, before any connection); a store
+ * that refuses the credential is 502 `connection_failed` with its S3 error,
+ * secret redacted, in `detail`, and one that cannot be reached 502 with one
+ * generic detail (object-storage/failure.ts).
  */
 export async function testDestination(deps: AppDeps, actor: Caller, input: ProbeFields, { workspace }: { workspace?: string } = {}): Promise<TestResult> {
   const settings = await probeSettings(deps, actor, input, workspace);

@@ -76,8 +76,14 @@ export function components(): JsonSchema {
       NoResults: { type: 'object', required: ['message'], properties: { message: { const: 'No results returned' } } },
       Health: {
         type: 'object',
-        required: ['status', 'version', 'time_zone', 'utc_offset'],
-        properties: { status: { const: 'ok' }, version: text, time_zone: { type: ['string', 'null'] }, utc_offset: text },
+        required: ['status', 'version', 'time_zone', 'utc_offset', 'store'],
+        properties: {
+          status: { enum: ['ok', 'degraded'], description: '`degraded` while the store is unreachable' },
+          version: text,
+          time_zone: { type: ['string', 'null'] },
+          utc_offset: text,
+          store: { enum: ['ok', 'unreachable'], description: 'Whether the PostgreSQL store (SLUICE_DATABASE_URL) answers; always `ok` for the embedded one' },
+        },
       },
       Index: {
         type: 'object',

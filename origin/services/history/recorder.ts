@@ -33,7 +33,7 @@ export interface RunEntry {
 export interface RecorderOptions {
   /** Days runs are kept; 0 keeps them forever. */
   retentionDays: number;
-  logger: Pick<Logger, 'warn' | 'error'>;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   flushIntervalMs?: number;
   batchSize?: number;
   /** Old runs are deleted during flushes at most this often. */
