@@ -171,7 +171,7 @@ async function startPushdown(driver: Driver, request: RunRequest, format: string
 async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (driver: Driver, request: RunRequest) => Promise<O>) {
   const { name, settings } = await connectionForRun(deps, input.connection);
   const driver = sqlDriver(deps.drivers.get(name, settings), name);
-  const info = checkStatement(deps.env, input.sql, driver.dialect, input.options.stream, input.access);
+  const info = checkStatement(deps.env, input.sql, driver.engine ?? driver.dialect, input.options.stream, input.access);
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
   const observed = observeQuery(deps, input.scope, { connection: name, dialect: driver.dialect, sql: input.sql, paging: input.options.paging, timeoutMs: input.options.timeoutMs });
   const t0 = performance.now();
