@@ -33,8 +33,8 @@ const WRITES = new Set([
   ...['FLUSH', 'KILL', 'OPTIMIZE', 'REPAIR', 'PURGE', 'UNINSTALL', 'SHUTDOWN', 'TABLE'],
 ]);
 
-/** `TABLE t` is `SELECT * FROM t` in these; elsewhere (MariaDB, SQLite, ClickHouse) it is no statement. */
-const TABLE_READS: ReadonlySet<Engine> = new Set(['postgres', 'duckdb']);
+/** `TABLE t` is `SELECT * FROM t` in PostgreSQL, DuckDB and H2; elsewhere (MariaDB, SQLite, ClickHouse) it is no statement. */
+const TABLE_READS: ReadonlySet<Engine> = new Set(['postgres', 'duckdb', 'h2']);
 
 /** Statements of the four dialects that are neither reads nor in WRITES: refused as not reads, yet no typo. */
 const OTHER_STATEMENTS = new Set([
