@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { readName } from '../../../origin/sql/identifiers.ts';
 import { inspect } from '../../../origin/sql/index.ts';
 
 /** Names read as the engine reads them (origin/sql/identifiers.ts), before any check: issue 33 items 1 and 2. */
@@ -45,5 +46,32 @@ describe('escaped and quoted names are read before they are checked', () => {
     expect(inspect(`select U&"d\\0061ta" from t`, 'postgres').isRead).toBe(true);
     expect(inspect(`select U&'\\0041' as a`, 'postgres').isRead).toBe(true);
     expect(inspect(`select "a""b" from t`, 'postgres').isRead).toBe(true);
+  });
+});
+
+describe('readName', () => {
+  const quoted = (text: string) => ({ kind: 'quoted' as const, text, start: 0, end: text.length, word: '' });
+
+  test('surrogate pairs, doubled quotes, the 63-byte cut of PostgreSQL', () => {
+    expect(readName(quoted('U&"\\D83D\\DE00"'), 'postgres')).toEqual({ name: '😀' });
+    expect(readName(quoted('U&"a""b"'), 'h2')).toEqual({ name: 'a"b' });
+    expect(readName(quoted(`"${'x'.repeat(70)}"`), 'postgres')).toEqual({ name: 'x'.repeat(63) });
+    expect(readName(quoted(`"${'x'.repeat(70)}"`), 'h2')).toEqual({ name: 'x'.repeat(70) });
+    expect(readName(quoted('U&"\\\\"'), 'postgres')).toEqual({ name: '\\' });
+  });
+
+  test('unquoted names fold as each engine folds them', () => {
+    const word = (text: string) => ({ kind: 'word' as const, text, start: 0, end: text.length, word: text.toUpperCase() });
+    expect(readName(word('PG_Read_File'), 'postgres')).toEqual({ name: 'pg_read_file' });
+    expect(readName(word('file_read'), 'h2')).toEqual({ name: 'FILE_READ' });
+    expect(readName(word('Load_File'), 'mysql')).toEqual({ name: 'Load_File' });
+  });
+
+  // Quadratic work on this input would take minutes; linear takes well under a second.
+  test('stays linear on many escaped names', () => {
+    const names = Array.from({ length: 20_000 }, (_, i) => `U&"c\\0061l${i}" /* x */`).join(', ');
+    const started = performance.now();
+    expect(inspect(`select ${names} from t`, 'postgres').isRead).toBe(true);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
