@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStatementKeyword } from '../../origin/sql/guard.ts';
 import { inspect } from '../../origin/sql/index.ts';
-import { tempDir } from '../api/connections-fixtures.ts';
+import { PG, tempDir } from '../api/connections-fixtures.ts';
 import { ADMIN_KEY, admin, as, makeKey, unique } from '../grants/fixture.ts';
 import { startClickhouse, type ClickhouseServer } from '../harness/clickhouse.ts';
 import { startOrigin, type Origin } from '../harness/origin.ts';
@@ -25,6 +25,8 @@ let folder: Awaited<ReturnType<typeof tempDir>>;
 let secret: string;
 const dbs: TestDb[] = [];
 const conn = {} as Record<CorpusEngine, string>;
+/** PostgreSQL through its JDBC driver: the guard reads it as PostgreSQL (origin/sql/engine.ts). */
+let jdbcPostgres: string;
 
 async function addConnection(fields: Record<string, unknown>): Promise<string> {
   const name = unique('corpus');
@@ -45,6 +47,12 @@ beforeAll(async () => {
   await ch.exec('default', `CREATE DATABASE ${chDatabase}`, `CREATE TABLE ${chDatabase}.sluice_probe (id Int32, name String) ENGINE = MergeTree ORDER BY id`, `INSERT INTO ${chDatabase}.sluice_probe VALUES (1, 'a'), (2, 'b'), (3, 'c')`);
   origin = await startOrigin({ env: { TZ: 'Europe/Paris', SLUICE_API_KEY: ADMIN_KEY, SLUICE_ALLOW_WRITES: '1' } });
   for (const [i, engine] of sqlEngines.entries()) conn[engine] = await addConnection(made[i].fields);
+  const schema = (made[0].fields.options as { search_path: string }).search_path;
+  jdbcPostgres = await addConnection({
+    db: 'jdbc',
+    user: PG.user,
+    options: { jdbc_url: `jdbc:postgresql://${PG.host}:${PG.port}/${PG.database}?currentSchema=${schema}`, driver_class: 'org.postgresql.Driver', driver_jar: '/usr/share/java/postgresql.jar' },
+  });
   conn.clickhouse = await addConnection({ db: 'clickhouse', host: ch.host, port: ch.port, database: chDatabase });
   conn.h2 = await addConnection({ db: 'h2', options: { jdbc_url: `jdbc:h2:mem:${unique('corpus_h2')};DB_CLOSE_DELAY=-1;DATABASE_TO_LOWER=TRUE;USER=sa` } });
   // The server key may write: it seeds H2, which lives in the origin's helper process.
@@ -52,7 +60,7 @@ beforeAll(async () => {
     const res = await admin(origin, 'POST', '/execute_sql', { sql, connection_name: conn.h2 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }
-  secret = (await makeKey(origin, { connections: Object.values(conn) })).secret;
+  secret = (await makeKey(origin, { connections: [...Object.values(conn), jdbcPostgres] })).secret;
 }, 240_000);
 
 afterAll(async () => {
@@ -88,6 +96,21 @@ describe.each(CORPUS_ENGINES)('%s: the guard corpus through the origin, with a k
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(Array.isArray(res.body) || res.body?.message === 'No results returned', JSON.stringify(res.body)).toBe(true);
     }
+  });
+});
+
+describe('PostgreSQL through JDBC: the PostgreSQL corpus, read as PostgreSQL reads it', () => {
+  const cases = corpus('postgres');
+  const run = (sql: string) => as(origin, secret).sql(jdbcPostgres, sql);
+
+  it.each(cases.filter((c) => c.verdict === 'refused'))('refused: $sql', async (c) => {
+    const res = await run(c.sql);
+    expect(res.status, JSON.stringify(res.body)).toBe(refusedStatus(c, 'postgres'));
+  });
+
+  it.each(cases.filter((c) => c.verdict === 'read'))('read: $sql', async (c) => {
+    const res = await run(c.sql);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 });
 
