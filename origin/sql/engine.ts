@@ -11,13 +11,25 @@ export type Engine = Dialect | 'h2';
 
 export const lexDialect = (engine: Engine): Dialect => (engine === 'h2' ? 'jdbc' : engine);
 
+/** JDBC URL prefixes (and driver classes) of engines the guard has rules for. */
+const JDBC_ENGINES: Array<[RegExp, string, Engine]> = [
+  [/^jdbc:h2:/i, 'org.h2.Driver', 'h2'],
+  [/^jdbc:postgresql:/i, 'org.postgresql.Driver', 'postgres'],
+  [/^jdbc:(mysql|mariadb):/i, 'com.mysql.cj.jdbc.Driver', 'mysql'],
+  [/^jdbc:mariadb:/i, 'org.mariadb.jdbc.Driver', 'mysql'],
+  [/^jdbc:sqlite:/i, 'org.sqlite.JDBC', 'sqlite'],
+  [/^jdbc:duckdb:/i, 'org.duckdb.DuckDBDriver', 'duckdb'],
+  [/^jdbc:(clickhouse|ch):/i, 'com.clickhouse.jdbc.ClickHouseDriver', 'clickhouse'],
+];
+
 /**
  * The engine behind a JDBC connection, from its type, URL and driver class:
- * H2 for the h2 type, an H2 URL or H2's driver; PostgreSQL for a PostgreSQL
- * URL (its text is then tokenized as PostgreSQL reads it); otherwise unknown.
+ * H2 for the h2 type; an engine the guard knows by its URL prefix or driver
+ * class (its text is then tokenized as that engine reads it: PostgreSQL's
+ * dollar quotes, MySQL's backslashes); otherwise unknown (`jdbc`).
  */
 export function jdbcEngine(type: 'jdbc' | 'h2', url: string, driverClass: string): Engine {
-  if (type === 'h2' || /^jdbc:h2:/i.test(url) || driverClass === 'org.h2.Driver') return 'h2';
-  if (/^jdbc:postgresql:/i.test(url) || driverClass === 'org.postgresql.Driver') return 'postgres';
-  return 'jdbc';
+  if (type === 'h2') return 'h2';
+  const found = JDBC_ENGINES.find(([prefix, driver]) => prefix.test(url) || driver === driverClass);
+  return found ? found[2] : 'jdbc';
 }

@@ -55,6 +55,8 @@ describe('H2: allow, do not deny', () => {
     expect(jdbcEngine('jdbc', 'jdbc:h2:mem:x', 'org.h2.Driver')).toBe('h2');
     expect(jdbcEngine('jdbc', 'JDBC:H2:file:/d/db', '')).toBe('h2');
     expect(jdbcEngine('jdbc', 'jdbc:postgresql://127.0.0.1/test', 'org.postgresql.Driver')).toBe('postgres');
+    expect(jdbcEngine('jdbc', 'jdbc:mariadb://127.0.0.1/test', 'org.mariadb.jdbc.Driver')).toBe('mysql');
+    expect(jdbcEngine('jdbc', 'jdbc:sqlite:/d/x.db', 'org.sqlite.JDBC')).toBe('sqlite');
     expect(jdbcEngine('jdbc', 'jdbc:sqlserver://x', 'com.microsoft.sqlserver.jdbc.SQLServerDriver')).toBe('jdbc');
   });
 });
