@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStatementKeyword } from '../../origin/sql/guard.ts';
 import { inspect } from '../../origin/sql/index.ts';
 import { PG, tempDir } from '../api/connections-fixtures.ts';
-import { ADMIN_KEY, admin, as, makeKey, unique } from '../grants/fixture.ts';
+import { ADMIN_KEY, admin, as, makeKey, saveQuery, unique } from '../grants/fixture.ts';
 import { startClickhouse, type ClickhouseServer } from '../harness/clickhouse.ts';
 import { startOrigin, type Origin } from '../harness/origin.ts';
 import { PROBE_SEED, createTestDb, type TestDb } from '../query/fixture.ts';
@@ -111,6 +111,26 @@ describe('PostgreSQL through JDBC: the PostgreSQL corpus, read as PostgreSQL rea
   it.each(cases.filter((c) => c.verdict === 'read'))('read: $sql', async (c) => {
     const res = await run(c.sql);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+});
+
+describe('a saved query on H2 reached as jdbc', () => {
+  // The guard's first check of a saved query read the engine from the connection's type: a jdbc
+  // connection to H2 was checked as an unknown engine, so an answer a writer cached was served to a
+  // caller the H2 rules refuse.
+  it("never serves a caller who may not write what a writer's run cached", async () => {
+    const h2Jdbc = await addConnection({
+      db: 'jdbc',
+      options: { jdbc_url: `jdbc:h2:mem:${unique('corpus_h2j')};DB_CLOSE_DELAY=-1;USER=sa`, driver_class: 'org.h2.Driver', driver_jar: '/usr/share/java/h2.jar' },
+    });
+    const name = unique('corpus_session');
+    await saveQuery(origin, name, { sql: 'SELECT SESSION_ID() AS s', connection_name: h2Jdbc, cache_ttl: 300 });
+    const written = await admin(origin, 'GET', `/q/${name}`);
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    const reader = (await makeKey(origin, { connections: [h2Jdbc], queries: [name] })).secret;
+    const res = await as(origin, reader).get(`/q/${name}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(403);
+    expect(res.body.error).toContain('SESSION_ID()');
   });
 });
 
