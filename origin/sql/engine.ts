@@ -33,3 +33,10 @@ export function jdbcEngine(type: 'jdbc' | 'h2', url: string, driverClass: string
   const found = JDBC_ENGINES.find(([prefix, driver]) => prefix.test(url) || driver === driverClass);
   return found ? found[2] : 'jdbc';
 }
+
+/** The engine of a stored connection (its `db` type and `options`); the dialect's own for non-JDBC types. */
+export function connectionEngine(db: string, options: Record<string, unknown>): Engine {
+  if (db !== 'jdbc' && db !== 'h2') return db as Dialect;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return jdbcEngine(db, text(options.jdbc_url), text(options.driver_class));
+}

@@ -5,7 +5,7 @@ import type { Dialect } from '../../drivers/types.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
-import { jdbcEngine, type Engine } from '../../sql/engine.ts';
+import { connectionEngine, type Engine } from '../../sql/engine.ts';
 import { inspect, substituteLegacy } from '../../sql/index.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type Rules, requestValues } from '../../../shared/parameters/index.ts';
@@ -125,9 +125,8 @@ async function prepareSql(deps: AppDeps, request: SavedRunRequest, { query, vers
 async function sqlTargetOf(deps: AppDeps, name: string): Promise<{ dialect: Dialect; engine: Engine }> {
   const { db, options } = await connectionTypeOf(deps, name);
   if (db === 'mongodb') throw badRequest(`Connection "${name}" is a mongodb connection: it runs document queries, not SQL`);
-  if (db !== 'jdbc' && db !== 'h2') return { dialect: db as Dialect, engine: db as Dialect };
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return { dialect: 'jdbc', engine: jdbcEngine(db, text(options.jdbc_url), text(options.driver_class)) };
+  const jdbc = db === 'jdbc' || db === 'h2';
+  return { dialect: jdbc ? 'jdbc' : (db as Dialect), engine: connectionEngine(db, options) };
 }
 
 async function connectionTypeOf(deps: AppDeps, name: string): Promise<{ db: string; options: Record<string, unknown> }> {
