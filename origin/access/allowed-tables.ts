@@ -1,4 +1,4 @@
-import type { Dialect } from '../drivers/types.ts';
+import type { Engine } from '../sql/engine.ts';
 import { SluiceError } from '../errors.ts';
 import { tablesOrNull } from '../sql/tables.ts';
 
@@ -66,13 +66,13 @@ export function disallowedTables(tables: string[], allowed: string[]): string[] 
  * SELECT, WITH, VALUES, INSERT, UPDATE, DELETE, MERGE or REPLACE over named
  * tables, dynamic SQL, legacy `{name}` placeholders.
  */
-export function assertTablesAllowed(sql: string, dialect: Dialect, allowed: string[]): void {
-  const tables = tablesOrNull(sql, dialect, { writes: true });
+export function assertTablesAllowed(sql: string, engine: Engine, allowed: string[]): void {
+  const tables = tablesOrNull(sql, engine, { writes: true });
   if (tables === null) {
     throw new SluiceError(
       'forbidden',
       'This API key may use only some tables (allowed_tables), and the tables this statement uses cannot be determined: ' +
-        'only one plain SELECT, WITH, VALUES, INSERT, UPDATE, DELETE, MERGE or REPLACE naming its tables can be checked',
+        'only one plain SELECT, WITH, VALUES, TABLE, INSERT, UPDATE, DELETE, MERGE or REPLACE naming its tables can be checked',
     );
   }
   const refused = disallowedTables(tables, allowed);

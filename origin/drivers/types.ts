@@ -1,3 +1,4 @@
+import type { Engine } from '../sql/engine.ts';
 import type { Value, ValueKind } from '../values.ts';
 
 export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'clickhouse' | 'jdbc' | 'h2' | 'mongodb';
@@ -151,6 +152,12 @@ export interface ConnectionDriver {
 export interface Driver extends ConnectionDriver {
   readonly type: SqlDriverType;
   readonly dialect: Dialect;
+  /**
+   * The engine whose rules the read-only guard applies, when the dialect does
+   * not tell it: a jdbc connection runs on H2, PostgreSQL or an unknown engine
+   * (origin/sql/engine.ts). Absent: the dialect's own engine.
+   */
+  readonly engine?: Engine;
   /**
    * Starts a statement and resolves once the database has accepted it (column
    * metadata known), so errors before the first row reach the client as JSON.

@@ -3,7 +3,7 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import { periodEnd } from '../access/periods.ts';
 import type { Env } from '../env.ts';
 import { FORMATS } from '../formats/index.ts';
-import type { Dialect } from '../drivers/types.ts';
+import { connectionEngine, type Engine } from '../sql/engine.ts';
 import { rowLimits, parseRowOptions } from '../services/run/options.ts';
 import { inspect } from '../sql/index.ts';
 import type { StoreDb } from '../store/open.ts';
@@ -30,7 +30,7 @@ export async function readReplica(db: StoreDb, env: ReplicaEnv): Promise<Replica
       .select({
         query: queries,
         version: queryVersions,
-        connection: { db: connections.db, active: connections.active, workspace: connections.workspace },
+        connection: { db: connections.db, options: connections.options, active: connections.active, workspace: connections.workspace },
       })
       .from(queries)
       .innerJoin(queryVersions, and(eq(queryVersions.queryId, queries.id), eq(queryVersions.version, queries.publishedVersion)))
@@ -68,7 +68,7 @@ export async function readReplica(db: StoreDb, env: ReplicaEnv): Promise<Replica
       connection: version.connectionName,
       connectionWorkspace: connection?.workspace ?? null,
       cacheTtl: version.cacheTtl ?? 0,
-      cache: connection?.active ? edgeCache(version, connection.db) : null,
+      cache: connection?.active ? edgeCache(version, connectionEngine(connection.db, connection.options)) : null,
     },
   ]);
 
@@ -105,7 +105,7 @@ function endOfDay(date: string): number {
 
 type VersionRow = typeof queryVersions.$inferSelect;
 
-/** Analyses per version and dialect: a version's SQL never changes. */
+/** Analyses per version and engine (a jdbc connection's from its URL): a version's SQL never changes. */
 const analysed = new Map<string, EdgeQueryCache | null>();
 const ANALYSED_MAX = 10_000;
 
@@ -119,14 +119,14 @@ const LEGACY_PLACEHOLDER = /\{[A-Za-z_][A-Za-z0-9_]*\}/;
  * `cache_ttl`, on an active connection, with no `from_claim` parameter (the
  * sign-in token is verified by the origin) and no legacy `{name}` text.
  */
-function edgeCache(version: VersionRow, dialect: string): EdgeQueryCache | null {
+function edgeCache(version: VersionRow, engine: Engine): EdgeQueryCache | null {
   if (version.queryType !== 'sql' || version.sql === null || !(version.cacheTtl && version.cacheTtl > 0)) return null;
-  const memo = `${version.id}|${dialect}`;
+  const memo = `${version.id}|${engine}`;
   if (analysed.has(memo)) return analysed.get(memo)!;
   let result: EdgeQueryCache | null = null;
   const parsed = parseDefinitions(version.parameters);
   if (!('errors' in parsed) && !Object.values(parsed.rules).some((rule) => rule.from_claim !== undefined) && !LEGACY_PLACEHOLDER.test(version.sql)) {
-    const info = inspect(version.sql, dialect as Dialect);
+    const info = inspect(version.sql, engine);
     if (info.statementCount === 1 && info.isRead) result = { parameters: version.parameters, markers: [...info.markers] };
   }
   if (analysed.size >= ANALYSED_MAX) analysed.clear();

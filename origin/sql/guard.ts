@@ -1,5 +1,7 @@
-import type { Dialect } from '../drivers/types.ts';
 import { parseWith } from './cte.ts';
+import { lexDialect, type Engine } from './engine.ts';
+import { h2Unreadable } from './h2.ts';
+import { isUnicodeString, readName } from './identifiers.ts';
 import { sideEffectCalls } from './side-effects.ts';
 import { closingParen, depths, isPunct, leadingIndex } from './statements.ts';
 import type { Token } from './tokenizer.ts';
@@ -30,6 +32,9 @@ const WRITES = new Set([
   ...['BEGIN', 'START', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE', 'END', 'ABORT'],
   ...['FLUSH', 'KILL', 'OPTIMIZE', 'REPAIR', 'PURGE', 'UNINSTALL', 'SHUTDOWN', 'TABLE'],
 ]);
+
+/** `TABLE t` is `SELECT * FROM t` in PostgreSQL, DuckDB and H2; elsewhere (MariaDB, SQLite, ClickHouse) it is no statement. */
+const TABLE_READS: ReadonlySet<Engine> = new Set(['postgres', 'duckdb', 'h2']);
 
 /** Statements of the four dialects that are neither reads nor in WRITES: refused as not reads, yet no typo. */
 const OTHER_STATEMENTS = new Set([
@@ -68,14 +73,17 @@ const MAX_DEPTH = 256;
  * (side-effects.ts). The last three are checked once over the whole
  * statement, whatever the depth.
  */
-export function classify(tokens: Token[], dialect: Dialect): Verdict {
+export function classify(tokens: Token[], engine: Engine): Verdict {
   const keyword = tokens[leadingIndex(tokens)]?.word ?? '';
   if (depths(tokens).some((depth) => depth > MAX_DEPTH)) {
     return refuse(keyword, `parentheses nest more than ${MAX_DEPTH} deep`, []);
   }
-  const own = verdictAt(tokens, 0, tokens.length, dialect);
+  const unreadable = unreadableName(tokens, engine);
+  if (unreadable) return refuse(keyword, `the statement cannot be read: ${unreadable}`, []);
+  const dialect = lexDialect(engine);
+  const own = verdictAt(tokens, 0, tokens.length, engine);
   const nested = nestedWrites(tokens);
-  const calls = sideEffectCalls(tokens, dialect);
+  const calls = sideEffectCalls(tokens, engine);
   // A write that also calls one is allowed only where the call is too.
   const callOps = calls.map((call) => call.op);
   if (!own.isRead) return refuse(own.keyword, own.refusal ?? '', [...own.writeOps, ...nested, ...callOps]);
@@ -93,16 +101,35 @@ export function classify(tokens: Token[], dialect: Dialect): Verdict {
   return read(keyword);
 }
 
+/**
+ * Why a name in the statement cannot be read as the engine reads it
+ * (identifiers.ts), or null: a bad escape, an unknown UESCAPE, a `U&'...'`
+ * string where a name goes, a name in brackets before `(` on H2.
+ */
+function unreadableName(tokens: Token[], engine: Engine): string | null {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.kind === 'quoted') {
+      const name = readName(token, engine);
+      if (name && 'unreadable' in name) return name.unreadable;
+    } else if (isUnicodeString(token) && (isPunct(tokens[i + 1], '(') || isPunct(tokens[i + 1], '.') || isPunct(tokens[i - 1], '.'))) {
+      return `${token.text.slice(0, 40)} is a string where a name is expected`;
+    }
+  }
+  return engine === 'h2' ? h2Unreadable(tokens) : null;
+}
+
 /** The verdict from the leading keyword of the statement in `[from, end)`. */
-function verdictAt(tokens: Token[], from: number, end: number, dialect: Dialect): Verdict {
+function verdictAt(tokens: Token[], from: number, end: number, engine: Engine): Verdict {
+  const dialect = lexDialect(engine);
   const lead = leadingIndex(tokens, from);
   const keyword = lead < end ? tokens[lead].word : '';
   if (!keyword) return refuse('', 'the statement does not start with a keyword', []);
-  if (keyword === 'WITH') return withStatement(tokens, lead, end, dialect);
+  if (keyword === 'WITH') return withStatement(tokens, lead, end, engine);
   if (keyword === 'EXPLAIN' || keyword === 'DESCRIBE' || (keyword === 'DESC' && dialect === 'mysql')) {
-    return explain(tokens, lead, end, dialect);
+    return explain(tokens, lead, end, engine);
   }
-  if (READS.has(keyword)) return read(keyword);
+  if (READS.has(keyword) || (keyword === 'TABLE' && TABLE_READS.has(engine))) return read(keyword);
   const why = WRITES.has(keyword)
     ? `${keyword} is a write statement`
     : `${keyword} is not a read statement (reads start with SELECT, WITH, SHOW, DESCRIBE, EXPLAIN or VALUES)`;
@@ -110,7 +137,7 @@ function verdictAt(tokens: Token[], from: number, end: number, dialect: Dialect)
 }
 
 /** Every CTE body and the main statement must be reads themselves. */
-function withStatement(tokens: Token[], lead: number, end: number, dialect: Dialect): Verdict {
+function withStatement(tokens: Token[], lead: number, end: number, engine: Engine): Verdict {
   const clause = parseWith(tokens, lead, end);
   // A second bare WITH as the main statement is no SQL; refusing it also bounds the recursion.
   if (!clause || tokens[clause.mainStart].word === 'WITH') {
@@ -123,7 +150,7 @@ function withStatement(tokens: Token[], lead: number, end: number, dialect: Dial
   const ops: string[] = [];
   let refusal: string | null = null;
   for (const [start, stop, where] of parts) {
-    const verdict = verdictAt(tokens, start, stop, dialect);
+    const verdict = verdictAt(tokens, start, stop, engine);
     if (verdict.isRead) continue;
     ops.push(...verdict.writeOps);
     refusal ??= DML.has(verdict.keyword) ? `writable CTE (${verdict.keyword} ${where})` : verdict.refusal;
@@ -136,7 +163,8 @@ function withStatement(tokens: Token[], lead: number, end: number, dialect: Dial
  * whether or not ANALYZE makes it run: the explained statement must itself be
  * a read. `DESCRIBE t` and MySQL's `EXPLAIN t` describe a table.
  */
-function explain(tokens: Token[], lead: number, end: number, dialect: Dialect): Verdict {
+function explain(tokens: Token[], lead: number, end: number, engine: Engine): Verdict {
+  const dialect = lexDialect(engine);
   const keyword = tokens[lead].word;
   let i = lead + 1;
   let analyze = false;
@@ -156,7 +184,7 @@ function explain(tokens: Token[], lead: number, end: number, dialect: Dialect): 
   if (['EXPLAIN', 'DESCRIBE', 'DESC'].includes(innerKeyword)) {
     return refuse(keyword, `${keyword} of ${innerKeyword} is not allowed`, []);
   }
-  const verdict = verdictAt(tokens, i, end, dialect);
+  const verdict = verdictAt(tokens, i, end, engine);
   if (verdict.isRead || describesTable(tokens[i], i < end, keyword, dialect)) return read(keyword);
   const why = analyze
     ? `${keyword} ANALYZE runs its statement, which is a write`
@@ -164,7 +192,7 @@ function explain(tokens: Token[], lead: number, end: number, dialect: Dialect): 
   return refuse(keyword, `${why} (${verdict.refusal})`, verdict.writeOps);
 }
 
-function describesTable(first: Token | undefined, present: boolean, keyword: string, dialect: Dialect): boolean {
+function describesTable(first: Token | undefined, present: boolean, keyword: string, dialect: Engine): boolean {
   if (!first || !present || (keyword === 'EXPLAIN' && dialect !== 'mysql')) return false;
   return first.kind === 'quoted' || (first.kind === 'word' && !WRITES.has(first.word) && !READS.has(first.word));
 }

@@ -1,4 +1,4 @@
-import type { Dialect } from '../drivers/types.ts';
+import { lexDialect, type Engine } from './engine.ts';
 import { classify } from './guard.ts';
 import { markerNames } from './markers.ts';
 import { ambiguousQuoting, executableComment } from './mysql.ts';
@@ -27,26 +27,27 @@ export interface StatementInfo {
 }
 
 /**
- * One memo per dialect: a statement is checked before it runs and again
+ * One memo per engine (a dialect, or H2: engine.ts): a statement is checked before it runs and again
  * right before (run-sql.ts), a saved query's markers are read on every run,
  * and the same texts come back. Texts up to 16 KiB are kept (saved SQL is
  * rarely longer); a longer one is inspected each time.
  */
-const memos = new Map<Dialect, (sql: string) => Readonly<StatementInfo>>();
+const memos = new Map<Engine, (sql: string) => Readonly<StatementInfo>>();
 
-export function inspect(sql: string, dialect: Dialect): Readonly<StatementInfo> {
-  let memo = memos.get(dialect);
+export function inspect(sql: string, engine: Engine): Readonly<StatementInfo> {
+  let memo = memos.get(engine);
   if (!memo) {
-    memo = memoByText((text) => Object.freeze(inspectText(text, dialect)), { maxText: 16 * 1024 });
-    memos.set(dialect, memo);
+    memo = memoByText((text) => Object.freeze(inspectText(text, engine)), { maxText: 16 * 1024 });
+    memos.set(engine, memo);
   }
   return memo(sql);
 }
 
-function inspectText(sql: string, dialect: Dialect): StatementInfo {
+function inspectText(sql: string, engine: Engine): StatementInfo {
+  const dialect = lexDialect(engine);
   const tokens = tokenize(sql, dialect);
   const statements = splitStatements(codeTokens(tokens));
-  const verdicts = statements.map((statement) => classify(statement, dialect));
+  const verdicts = statements.map((statement) => classify(statement, engine));
   const refusal =
     (dialect === 'mysql' ? executableComment(tokens) : null) ??
     (statements.length === 0 ? 'the text holds no SQL statement' : null) ??

@@ -1,4 +1,5 @@
 import type { Dialect } from '../drivers/types.ts';
+import { readName } from './identifiers.ts';
 import { splitStatements } from './statements.ts';
 import { type Token, codeTokens, tokenize } from './tokenizer.ts';
 
@@ -13,11 +14,11 @@ export interface SelectColumn {
 const isPunct = (t: Token | undefined, text: string) => t?.kind === 'punct' && t.text === text;
 const isName = (t: Token | undefined) => t !== undefined && (t.kind === 'word' || t.kind === 'quoted');
 
-/** An identifier as the database reads it: quotes stripped, unquoted words folded where the engine folds them. */
+/** An identifier as the database reads it: decoded (identifiers.ts), unquoted words folded where the engine folds them; a name that cannot be decoded as written. */
 function identifier(t: Token, dialect: Dialect): string {
   if (t.kind === 'quoted') {
-    const quote = t.text[0] === '[' ? ']' : t.text[0]!;
-    return t.text.slice(1, -1).split(quote + quote).join(quote);
+    const read = readName(t, dialect);
+    return read && 'name' in read ? read.name : t.text;
   }
   return dialect === 'mysql' ? t.text : t.text.toLowerCase();
 }

@@ -1,4 +1,6 @@
-import type { Dialect } from '../drivers/types.ts';
+import type { Engine } from './engine.ts';
+import { h2Calls } from './h2.ts';
+import { caseless, readName } from './identifiers.ts';
 import { closingParen, isPunct } from './statements.ts';
 import type { Token } from './tokenizer.ts';
 
@@ -17,6 +19,9 @@ const FILE_READ = 'reads a file on the database server';
 const LOCK = 'takes or releases a lock other sessions wait on';
 const SERVER = 'changes the state of the database server';
 const OTHER_SESSION = 'acts on another session';
+const RUNS_SQL = 'runs SQL given as text, which the guard cannot see';
+const READS_ANY_TABLE = 'reads tables given as values, which the guard cannot see';
+const SERVER_FILES = 'lists or reads files on the database server';
 
 const POSTGRES = new Map<string, string>([
   ...names(LARGE_OBJECT, 'lo_creat lo_create lo_from_bytea lo_unlink lo_put lowrite lo_truncate lo_truncate64'),
@@ -24,6 +29,11 @@ const POSTGRES = new Map<string, string>([
   ['LO_EXPORT', FILE_WRITE],
   ['PG_NOTIFY', 'sends a notification to other sessions'],
   ['DBLINK', 'runs SQL over a connection of its own, outside the read-only transaction'],
+  // SQL that runs SQL: the text is a value, so neither this guard nor allowed_tables sees what it does.
+  ...names(RUNS_SQL, 'query_to_xml query_to_xmlschema query_to_xml_and_xmlschema cursor_to_xml cursor_to_xmlschema ts_stat ts_rewrite'),
+  ...names(READS_ANY_TABLE, 'table_to_xml table_to_xmlschema table_to_xml_and_xmlschema'),
+  ...names(READS_ANY_TABLE, 'schema_to_xml schema_to_xmlschema schema_to_xml_and_xmlschema'),
+  ...names(READS_ANY_TABLE, 'database_to_xml database_to_xmlschema database_to_xml_and_xmlschema'),
   // Transaction-scoped locks too: a read never needs one (PostgreSQL refuses FOR UPDATE in a
   // read-only transaction), and while it runs it can stall whoever coordinates through that key.
   ...names(LOCK, 'pg_advisory_lock pg_advisory_lock_shared pg_try_advisory_lock pg_try_advisory_lock_shared'),
@@ -45,7 +55,9 @@ const POSTGRES = new Map<string, string>([
   // adminpack.
   ...names(FILE_WRITE, 'pg_file_write pg_file_rename pg_file_unlink pg_file_sync'),
   // File contents are no read of the database: COPY FROM a file is refused as COPY, these alike.
-  ...names(FILE_READ, 'pg_read_file pg_read_binary_file'),
+  ...names(FILE_READ, 'pg_read_file pg_read_binary_file pg_file_read'),
+  ...names(SERVER_FILES, 'pg_ls_dir pg_stat_file pg_ls_logdir pg_ls_waldir pg_ls_tmpdir pg_ls_archive_statusdir pg_ls_logicalsnapdir'),
+  ...names(SERVER_FILES, 'pg_ls_logicalmapdir pg_ls_replslotdir pg_ls_summariesdir pg_logdir_ls pg_current_logfile pg_file_length'),
 ]);
 
 const MYSQL = new Map<string, string>([
@@ -64,6 +76,8 @@ const DUCKDB = new Map<string, string>([
   ...names("changes the instance's log, which every connection reads", 'enable_logging disable_logging truncate_duckdb_logs write_log'),
   ...names('changes the parser every connection of the instance uses', 'enable_peg_parser disable_peg_parser'),
   ...names('writes the database file', 'checkpoint force_checkpoint'),
+  ...names(RUNS_SQL, 'query'),
+  ...names(READS_ANY_TABLE, 'query_table'),
 ]);
 
 /** Refused by better-sqlite3 itself today; a build that allowed it would run native code. */
@@ -82,9 +96,8 @@ const CLICKHOUSE = new Map<string, string>([
 ]);
 
 /**
- * The jdbc dialect: H2 ignores JDBC's read-only flag, so its file and
- * connection functions are refused here; PostgreSQL's list applies too, for a
- * PostgreSQL reached through its JDBC driver.
+ * A JDBC driver of unknown engine: PostgreSQL's list and H2's worst functions.
+ * H2 itself (engine `h2`) runs only the functions of its allowlist (h2.ts).
  */
 const JDBC = new Map<string, string>([
   ...POSTGRES,
@@ -94,7 +107,7 @@ const JDBC = new Map<string, string>([
   ...names(SERVER, 'cancel_session abort_session'),
 ]);
 
-const BY_DIALECT: Record<Dialect, ReadonlyMap<string, string>> = { postgres: POSTGRES, mysql: MYSQL, duckdb: DUCKDB, sqlite: SQLITE, clickhouse: CLICKHOUSE, jdbc: JDBC };
+const BY_ENGINE: Record<Exclude<Engine, 'h2'>, ReadonlyMap<string, string>> = { postgres: POSTGRES, mysql: MYSQL, duckdb: DUCKDB, sqlite: SQLITE, clickhouse: CLICKHOUSE, jdbc: JDBC };
 
 function names(why: string, list: string): Array<[string, string]> {
   return list.split(' ').map((name) => [name.toUpperCase(), why]);
@@ -108,30 +121,25 @@ export interface SideEffectCall {
 
 /**
  * Refused functions the statement calls: a name (bare, quoted or the last
- * part of a qualified one) right before `(`, compared case-insensitively so a
- * quoted look-alike is refused too. Strings and comments are never names. One
- * pass over the tokens; `set_config` also reads its own argument list.
+ * part of a qualified one) right before `(`, decoded as the engine reads it
+ * (identifiers.ts) and compared without case, so a quoted look-alike is
+ * refused too. Strings and comments are never names. One pass over the
+ * tokens; `set_config` also reads its own argument list. On H2 every call
+ * must be on its allowlist instead (h2.ts).
  */
-export function sideEffectCalls(tokens: Token[], dialect: Dialect): SideEffectCall[] {
-  const refused = BY_DIALECT[dialect];
+export function sideEffectCalls(tokens: Token[], engine: Engine): SideEffectCall[] {
+  if (engine === 'h2') return h2Calls(tokens);
+  const refused = BY_ENGINE[engine];
   const calls: SideEffectCall[] = [];
   for (let i = 0; i + 1 < tokens.length; i++) {
     if (!isPunct(tokens[i + 1], '(') || tokens[i - 1]?.word === 'AS') continue;
-    const name = nameOf(tokens[i]);
-    if (name === null) continue;
-    const why = refused.get(name) ?? (dialect === 'postgres' ? postgresOnly(name, tokens, i + 1) : undefined);
+    const read = readName(tokens[i], engine);
+    if (read === null || !('name' in read)) continue;
+    const name = caseless(read.name);
+    const why = refused.get(name) ?? (engine === 'postgres' ? postgresOnly(name, tokens, i + 1) : undefined);
     if (why) calls.push({ op: `${name}()`, why: `${name}() ${why}` });
   }
   return calls;
-}
-
-/** The upper-cased name a word or quoted identifier stands for; null for any other token. */
-function nameOf(token: Token): string | null {
-  if (token.kind === 'word') return token.word;
-  if (token.kind !== 'quoted') return null;
-  const quote = token.text[0];
-  const close = quote === '[' ? ']' : quote;
-  return token.text.slice(1, -1).replaceAll(close + close, close).toUpperCase();
 }
 
 /** `dblink_*` by prefix; `set_config` unless its third argument is the literal `true` (a transaction-local change). */

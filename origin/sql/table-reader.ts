@@ -2,6 +2,7 @@
 import type { Dialect } from '../drivers/types.ts';
 import { parseWith } from './cte.ts';
 import { Frame, fromItem, fromList, type Walker } from './from-items.ts';
+import { readName } from './identifiers.ts';
 import { closingParen, depths, isPunct, leadingIndex } from './statements.ts';
 import { DYNAMIC, labelPart, NESTED_LEADS, openingParen, QUERY_LEADS, Unreadable, unquote } from './table-words.ts';
 import type { Join } from './tables.ts';
@@ -48,7 +49,7 @@ export class Reader implements Walker {
         continue;
       }
       if (isPunct(token, ')')) throw new Unreadable('unbalanced parentheses');
-      if (token.kind === 'word' && isPunct(t[i + 1], '(') && DYNAMIC.has(token.word.toLowerCase())) this.dynamic = true;
+      if ((token.kind === 'word' || token.kind === 'quoted') && isPunct(t[i + 1], '(') && DYNAMIC.has(this.identifier(token).toLowerCase())) this.dynamic = true;
       if (!isQuery) {
         // Only the top level (from 0) may be a statement that is no query, like `PREPARE p AS SELECT ...`.
         if (token.word === 'SELECT' && from > 0) throw new Unreadable(`SELECT in an unexpected place near "${this.near(i)}"`);
@@ -180,11 +181,16 @@ export class Reader implements Walker {
     return { parts, next: j };
   }
 
-  /** A name part, normalised as the dialect compares it (see `Join`). */
+  /**
+   * A name part, decoded as the engine reads it (identifiers.ts) and
+   * normalised as the dialect compares it (see `Join`); a name that cannot be
+   * decoded makes the text unreadable.
+   */
   identifier(token: Token): string {
     if (token.kind === 'word') return this.dialect === 'mysql' ? token.text : token.text.toLowerCase();
-    const name = unquote(token.text);
-    return this.dialect === 'duckdb' || this.dialect === 'sqlite' ? name.toLowerCase() : name;
+    const read = token.kind === 'quoted' ? readName(token, this.dialect) : { name: unquote(token.text) };
+    if (!read || 'unreadable' in read) throw new Unreadable(read ? `the name ${read.unreadable}` : `could not read the name near "${token.text}"`);
+    return this.dialect === 'duckdb' || this.dialect === 'sqlite' ? read.name.toLowerCase() : read.name;
   }
 
   /** A short excerpt of the SQL from token `i`, for error messages. */

@@ -30,8 +30,10 @@ export const NOT_ALIAS = new Set([
  */
 export const DYNAMIC = new Set([
   ...['query', 'query_table', 'sql', 'eval', 'dblink', 'dblink_exec', 'dblink_open', 'dblink_send_query'],
-  ...['query_to_xml', 'query_to_xmlschema', 'query_to_xml_and_xmlschema', 'cursor_to_xml', 'table_to_xml'],
-  ...['table_to_xmlschema', 'table_to_xml_and_xmlschema', 'schema_to_xml', 'database_to_xml', 'ts_stat', 'ts_rewrite'],
+  ...['query_to_xml', 'query_to_xmlschema', 'query_to_xml_and_xmlschema', 'cursor_to_xml', 'cursor_to_xmlschema'],
+  ...['table_to_xml', 'table_to_xmlschema', 'table_to_xml_and_xmlschema', 'schema_to_xml', 'schema_to_xmlschema'],
+  ...['schema_to_xml_and_xmlschema', 'database_to_xml', 'database_to_xmlschema', 'database_to_xml_and_xmlschema'],
+  ...['ts_stat', 'ts_rewrite'],
 ]);
 export const SAMPLE_WORDS = new Set(['BERNOULLI', 'SYSTEM', 'RESERVOIR', 'PERCENT', 'ROWS', 'REPEATABLE']);
 

@@ -1,4 +1,5 @@
 import type { Dialect } from '../drivers/types.ts';
+import { lexDialect, type Engine } from './engine.ts';
 import { inspect } from './inspect.ts';
 import { executableComment } from './mysql.ts';
 import { splitStatements } from './statements.ts';
@@ -58,7 +59,7 @@ const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'REPLACE']);
 /**
  * The tables a read certainly touches, for access control; null whenever
  * that is not certain: text not analysed, more or other than one plain read
- * (SELECT, WITH, VALUES), dynamic SQL (`query(...)`, `dblink(...)`...),
+ * (SELECT, WITH, VALUES, TABLE), dynamic SQL (`query(...)`, `dblink(...)`...),
  * legacy `{name}` placeholders, or MySQL text whose tables depend on the
  * server's sql_mode. With `writes`, one plain data change (INSERT, UPDATE,
  * DELETE, MERGE, REPLACE, also in a WITH) is analysed too, its target among
@@ -67,10 +68,11 @@ const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'REPLACE']);
  * Functions called in expressions are not followed (a user function may read
  * any table): grants should account for that.
  */
-export function tablesOrNull(sql: string, dialect: Dialect, { writes = false } = {}): string[] | null {
+export function tablesOrNull(sql: string, engine: Engine, { writes = false } = {}): string[] | null {
   if (LEGACY_PLACEHOLDER.test(sql)) return null;
-  const info = inspect(sql, dialect);
-  const read = info.isRead && ['SELECT', 'WITH', 'VALUES'].includes(info.keyword);
+  const dialect = lexDialect(engine);
+  const info = inspect(sql, engine);
+  const read = info.isRead && ['SELECT', 'WITH', 'VALUES', 'TABLE'].includes(info.keyword);
   const change =
     writes &&
     info.statementCount === 1 &&

@@ -5,7 +5,10 @@ import type { Dialect } from '../drivers/types.ts';
  * any string literal (dollar quotes included); `marker`: a `:name` parameter.
  * Whitespace is dropped; comments are kept because MySQL runs `/*!` ones.
  * ClickHouse: backslash escapes in every quote style, `"..."` and backticks
- * are identifiers, `# ` and `#!` start a line comment.
+ * are identifiers, `# ` and `#!` start a line comment. PostgreSQL, DuckDB and
+ * H2 (the jdbc dialect): `U&"..."` is one quoted token and `U&'...'` one
+ * string, each with a following `UESCAPE '<c>'` clause taken in
+ * (identifiers.ts decodes it). H2 in MySQL mode reads backticks as names.
  */
 export type TokenKind =
   | 'word'
@@ -45,6 +48,7 @@ export function tokenize(sql: string, dialect: Dialect, quoting: MysqlQuoting = 
   const pgLike = dialect === 'postgres' || dialect === 'duckdb';
   const mysql = dialect === 'mysql';
   const clickhouse = dialect === 'clickhouse';
+  const unicodeNames = pgLike || dialect === 'jdbc';
   const tokens: Token[] = [];
   const push = (kind: TokenKind, start: number, end: number) => {
     const text = sql.slice(start, end);
@@ -71,7 +75,11 @@ export function tokenize(sql: string, dialect: Dialect, quoting: MysqlQuoting = 
       const asString = mysql && quoting !== 'ansi_quotes';
       const end = quotedEnd(sql, i, '"', clickhouse || (asString && quoting === 'default'));
       i = push(asString ? 'string' : 'quoted', i, end);
-    } else if (c === '`' && (mysql || clickhouse || dialect === 'sqlite')) {
+    } else if ((c === 'u' || c === 'U') && next === '&' && unicodeNames && (sql[i + 2] === '"' || sql[i + 2] === "'")) {
+      const quote = sql[i + 2];
+      const end = uescapeEnd(sql, quotedEnd(sql, i + 2, quote, false), pgLike);
+      i = push(quote === '"' ? 'quoted' : 'string', i, end);
+    } else if (c === '`' && (mysql || clickhouse || dialect === 'sqlite' || dialect === 'jdbc')) {
       i = push('quoted', i, quotedEnd(sql, i, '`', clickhouse));
     } else if (c === '[' && dialect === 'sqlite') {
       const close = sql.indexOf(']', i + 1);
@@ -139,6 +147,28 @@ function blockCommentEnd(sql: string, i: number, nested: boolean): number {
     }
   }
   return sql.length;
+}
+
+/**
+ * After a `U&` quoted run ending at `end`: the end of a `UESCAPE '<c>'` clause
+ * that follows (past whitespace and comments, as PostgreSQL's lexer looks
+ * ahead), or `end` when none does. A UESCAPE with no string after it is
+ * taken in too, so the name cannot be read and the statement is refused.
+ */
+function uescapeEnd(sql: string, end: number, nested: boolean): number {
+  const skip = (from: number) => {
+    let j = from;
+    for (;;) {
+      while (j < sql.length && /\s/.test(sql[j])) j++;
+      if (sql.startsWith('--', j)) j = lineEnd(sql, j);
+      else if (sql.startsWith('/*', j)) j = blockCommentEnd(sql, j, nested);
+      else return j;
+    }
+  };
+  const word = skip(end);
+  if (sql.slice(word, word + 7).toUpperCase() !== 'UESCAPE' || isWordChar(sql[word + 7] ?? ' ')) return end;
+  const string = skip(word + 7);
+  return sql[string] === "'" ? quotedEnd(sql, string, "'", false) : word + 7;
 }
 
 /** End of a quoted run opened at `i`: the quote doubled is an escape, and so is a backslash when asked. */

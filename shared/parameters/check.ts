@@ -7,11 +7,20 @@ import { fromText } from './convert.ts';
 import { longestChecked, matchesWhole } from './pattern.ts';
 import type { ParameterRule } from './types.ts';
 
-/** The pattern as messages show it: anchored at both ends, as it is applied. */
+/** The pattern as messages show it: anchored at both ends, as it is applied, with one anchor at each end. */
 export function displayPattern(pattern: string): string {
-  const anchored = pattern.startsWith('^') && pattern.endsWith('$') && !pattern.endsWith('\\$');
-  if (anchored) return pattern;
-  return pattern.includes('|') ? `^(?:${pattern})$` : `^${pattern}$`;
+  const alternation = pattern.includes('|');
+  const start = !alternation && pattern.startsWith('^') ? '' : '^';
+  const end = !alternation && endsWithAnchor(pattern) ? '' : '$';
+  return `${start}${alternation ? `(?:${pattern})` : pattern}${end}`;
+}
+
+/** A trailing `$` after an even number of backslashes is an anchor; `\$` is a dollar sign. */
+function endsWithAnchor(pattern: string): boolean {
+  if (!pattern.endsWith('$')) return false;
+  let backslashes = 0;
+  for (let i = pattern.length - 2; i >= 0 && pattern[i] === '\\'; i--) backslashes++;
+  return backslashes % 2 === 0;
 }
 
 /** Length of text in Unicode code points. */

@@ -204,6 +204,27 @@ describe('execute_sql, list_connections and list_tables', () => {
     expect(Object.keys((bad.structuredContent as any).errors).sort()).toEqual(['extra', 'sql']);
   });
 
+  // Issue 33 item 2: escaped names and SQL that runs SQL passed through MCP too; TABLE t is a read under allowed_tables.
+  it('refuse escaped names and SQL that runs SQL; read TABLE t within allowed_tables', async () => {
+    const { secret } = await makeKey(env.origin, { connections: [env.pg], allowed_tables: ['films'] });
+    const client = await connect(key(secret));
+    for (const [sql, named] of [
+      [`select U&"pg\\005fread\\005ffile"('/etc/hostname')`, 'PG_READ_FILE()'],
+      ["select query_to_xml('select pg_read_file(''/etc/hostname'')', true, false, '')", 'QUERY_TO_XML()'],
+      [`select U&"pg\\00zfread"('/etc/hostname')`, 'cannot be read'],
+    ]) {
+      const refused = await client.call('execute_sql', { sql, connection_name: env.pg });
+      expect(refused.isError, sql).toBe(true);
+      expect(textOf(refused), sql).toContain(named);
+    }
+    const table = await client.call('execute_sql', { sql: 'TABLE films', connection_name: env.pg });
+    expect(table.isError, textOf(table)).toBeFalsy();
+    expect((table.structuredContent as any).rows.length).toBeGreaterThan(0);
+    const hidden = await client.call('execute_sql', { sql: 'TABLE secrets', connection_name: env.pg });
+    expect(hidden.isError).toBe(true);
+    expect(textOf(hidden)).toContain('secrets');
+  });
+
   it('count the rows they leave out up to 100,000, then say "more than"', async () => {
     const { secret } = await makeKey(env.origin, { connections: [env.pg] });
     const client = await connect(key(secret));

@@ -113,7 +113,7 @@ describe('pattern rules', () => {
     ]);
     for (const refused of [byQuery, byBody]) {
       expect(refused.status).toBe(400);
-      expect(refused.body.errors).toEqual({ v: 'must match the pattern ^(a+)+$$' });
+      expect(refused.body.errors).toEqual({ v: 'must match the pattern ^(a+)+$' });
     }
     expect(health.status).toBe(200);
   });

@@ -1,6 +1,7 @@
 import { SluiceError } from '../../errors.ts';
 import type { Value } from '../../values.ts';
 import { openCursor, type Outcome, type StatementSource } from '../cursor.ts';
+import { jdbcEngine, type Engine } from '../../sql/engine.ts';
 import { PooledDriver, type SessionCatalog } from '../pooled.ts';
 import { buildListing } from '../schema-listing.ts';
 import type { ColumnMeta, ConnectionSettings, DriverEnv, RowCursor, RunRequest } from '../types.ts';
@@ -59,6 +60,8 @@ const catalog: SessionCatalog<JdbcSession> = {
 export class JdbcDriver extends PooledDriver<JdbcSession, JdbcSession> {
   readonly type: 'jdbc' | 'h2';
   readonly dialect = 'jdbc' as const;
+  /** H2 ignores the read-only flag: the guard allows only H2's pure functions there (origin/sql/h2.ts). */
+  readonly engine: Engine;
   protected readonly catalog = catalog;
   private helper: Promise<JdbcHelper> | null = null;
   private sessions = 0;
@@ -79,7 +82,8 @@ export class JdbcDriver extends PooledDriver<JdbcSession, JdbcSession> {
       user: settings.user ?? null,
       password: settings.password ?? null,
     };
-    this.h2 = /^jdbc:h2:/i.test(url);
+    this.engine = jdbcEngine(this.type, url, this.setup.driverClass);
+    this.h2 = this.engine === 'h2';
   }
 
   private current: JdbcHelper | null = null;

@@ -5,6 +5,7 @@ import type { Dialect } from '../../drivers/types.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
+import { connectionEngine, type Engine } from '../../sql/engine.ts';
 import { inspect, substituteLegacy } from '../../sql/index.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type Rules, requestValues } from '../../../shared/parameters/index.ts';
@@ -89,7 +90,7 @@ async function prepareSql(deps: AppDeps, request: SavedRunRequest, { query, vers
       ? connectionNotGranted(connection)
       : new SluiceError('forbidden', `Query "${query.name}" runs only on connections of its workspace "${query.workspace}"`);
   }
-  const dialect = await dialectOf(deps, connection);
+  const { dialect, engine } = await sqlTargetOf(deps, connection);
   // Verified only for queries that need it: 401 without a valid token.
   const claims = Object.values(rules).some((rule) => rule.from_claim !== undefined) ? await deps.signIn.claims(request.signInToken) : null;
   const markers = inspect(text, dialect).markers;
@@ -97,7 +98,7 @@ async function prepareSql(deps: AppDeps, request: SavedRunRequest, { query, vers
   const enumNames = new Set(Object.keys(rules).filter((name) => rules[name].enum !== undefined));
   const sql = substituteLegacy(text, dialect, legacyValues(text, params), enumNames);
   const access = statementAccess(request.caller, canWrite(deps.env, request.caller, runTarget));
-  const { isRead } = checkStatement(deps.env, sql, dialect, request.options.stream, access);
+  const { isRead } = checkStatement(deps.env, sql, engine, request.options.stream, access);
   await assertLeastPrivilegeOf(deps, connection, access.serverKey === true);
   return {
     input: { sql, params, connection, options: request.options, access },
@@ -112,7 +113,10 @@ async function prepareSql(deps: AppDeps, request: SavedRunRequest, { query, vers
 }
 
 /**
- * The SQL dialect of a connection, which decides what counts as a `:marker`.
+ * The SQL dialect of a connection, which decides what counts as a `:marker`,
+ * and the engine whose rules the guard applies (a jdbc connection's engine
+ * comes from its URL: origin/sql/engine.ts), so the answer cached for a
+ * writer is never one the guard would refuse this caller.
  * Checked before the response cache, so an inactive or deleted connection
  * never has its cached answers served. Read through the connection cache
  * (kept fresh by its verbs and NOTIFY, as the run itself reads it); a
@@ -120,25 +124,27 @@ async function prepareSql(deps: AppDeps, request: SavedRunRequest, { query, vers
  * opens) is not cached there and is read from the store, its run reporting
  * the failure.
  */
-async function dialectOf(deps: AppDeps, name: string): Promise<Dialect> {
-  const db = await connectionTypeOf(deps, name);
+async function sqlTargetOf(deps: AppDeps, name: string): Promise<{ dialect: Dialect; engine: Engine }> {
+  const { db, options } = await connectionTypeOf(deps, name);
   if (db === 'mongodb') throw badRequest(`Connection "${name}" is a mongodb connection: it runs document queries, not SQL`);
-  return db as Dialect;
+  const jdbc = db === 'jdbc' || db === 'h2';
+  return { dialect: jdbc ? 'jdbc' : (db as Dialect), engine: connectionEngine(db, options) };
 }
 
-async function connectionTypeOf(deps: AppDeps, name: string): Promise<string> {
+async function connectionTypeOf(deps: AppDeps, name: string): Promise<{ db: string; options: Record<string, unknown> }> {
   try {
-    return (await connectionForRun(deps, name)).row.db;
+    const { row } = await connectionForRun(deps, name);
+    return { db: row.db, options: row.options };
   } catch (err) {
     if (err instanceof SluiceError && (err.code === 'connection_not_found' || err.code === 'connection_inactive')) throw err;
   }
   const [row] = await deps.store.db
-    .select({ db: connections.db, active: connections.active })
+    .select({ db: connections.db, active: connections.active, options: connections.options })
     .from(connections)
     .where(eq(connections.name, name));
   if (!row) throw connectionNotFound(name);
   if (!row.active) throw connectionInactive(name);
-  return row.db;
+  return { db: row.db, options: row.options };
 }
 
 /**

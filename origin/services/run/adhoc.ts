@@ -26,7 +26,8 @@ export async function prepareAdhocRun(deps: AppDeps, caller: AccessCaller, reque
     throw new SluiceError('forbidden', `Running SQL on connection "${name}" needs the data.run capability`);
   }
   const access = statementAccess(caller, !readOnly && canWriteConnection(deps.env, caller, target));
-  checkStatement(deps.env, request.sql, sqlDriver(deps.drivers.get(name, settings), name).dialect, request.options.stream, access);
+  const driver = sqlDriver(deps.drivers.get(name, settings), name);
+  checkStatement(deps.env, request.sql, driver.engine ?? driver.dialect, request.options.stream, access);
   return { ...request, access };
 }
 

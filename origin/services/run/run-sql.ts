@@ -173,7 +173,7 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
   const { name, row, settings } = await connectionForRun(deps, input.connection);
   const driver = sqlDriver(deps.drivers.get(name, settings), name);
   await assertLeastPrivilege(deps, row, driver, input.access.serverKey === true);
-  const info = checkStatement(deps.env, input.sql, driver.dialect, input.options.stream, input.access);
+  const info = checkStatement(deps.env, input.sql, driver.engine ?? driver.dialect, input.options.stream, input.access);
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
   const observed = observeQuery(deps, input.scope, { connection: name, dialect: driver.dialect, sql: input.sql, paging: input.options.paging, timeoutMs: input.options.timeoutMs });
   const t0 = performance.now();

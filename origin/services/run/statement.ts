@@ -1,5 +1,6 @@
 import { assertTablesAllowed } from '../../access/allowed-tables.ts';
-import { type AnyDriver, type Dialect, type Driver, runsSql } from '../../drivers/types.ts';
+import { type AnyDriver, type Driver, runsSql } from '../../drivers/types.ts';
+import type { Engine } from '../../sql/engine.ts';
 import type { Env } from '../../env.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { Caller } from '../../access/caller.ts';
@@ -46,8 +47,8 @@ export const statementAccess = (caller: Pick<Caller, 'key' | 'admin'>, mayWrite:
  * permitted ones); with `allowed_tables`, every table it names allowed (403,
  * also when the tables cannot be determined).
  */
-export function checkStatement(env: Pick<Env, 'SLUICE_ALLOW_WRITES'>, sql: string, dialect: Dialect, stream: boolean, access: StatementAccess): StatementInfo {
-  const info = inspect(sql, dialect);
+export function checkStatement(env: Pick<Env, 'SLUICE_ALLOW_WRITES'>, sql: string, engine: Engine, stream: boolean, access: StatementAccess): StatementInfo {
+  const info = inspect(sql, engine);
   if (info.statementCount === 0) throw badRequest('sql is empty');
   if (info.statementCount > 1) throw badRequest('Only one statement is allowed per request');
   if (!info.isRead && info.keyword !== '' && !isStatementKeyword(info.keyword)) {
@@ -68,6 +69,6 @@ export function checkStatement(env: Pick<Env, 'SLUICE_ALLOW_WRITES'>, sql: strin
       }
     }
   }
-  if (access.allowedTables !== null) assertTablesAllowed(sql, dialect, access.allowedTables);
+  if (access.allowedTables !== null) assertTablesAllowed(sql, engine, access.allowedTables);
   return info;
 }

@@ -85,6 +85,10 @@ describe('pattern', () => {
     [{ type: 'str', pattern: 'cat|dog' }, 'json', 'catdog', 'must match the pattern ^(?:cat|dog)$'],
     [{ type: 'str', pattern: 'cat|dog' }, 'query', 'hotdog', 'must match the pattern ^(?:cat|dog)$'],
     [{ type: 'str', pattern: '^[A-Z]{2}-\\d{4}$' }, 'query', 'AB-12345', 'must match the pattern ^[A-Z]{2}-\\d{4}$'],
+    // One anchor at each end, never a doubled one (issue 33 item 14: `^(a+)+$$`).
+    [{ type: 'str', pattern: '(a+)+$' }, 'query', 'b', 'must match the pattern ^(a+)+$'],
+    [{ type: 'str', pattern: '^ab' }, 'query', 'b', 'must match the pattern ^ab$'],
+    [{ type: 'str', pattern: 'a\\$' }, 'query', 'b', 'must match the pattern ^a\\$$'],
   ]);
 
   test('a value breaking several rules gets every problem, joined', () => {

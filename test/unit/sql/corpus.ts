@@ -104,7 +104,9 @@ export const GUARD_CORPUS: GuardCase[] = [
   { sql: 'LOCK TABLES t WRITE', dialects: ['mysql'], read: false, writeOps: ['LOCK'] },
   { sql: 'BEGIN', dialects: ALL, read: false },
   { sql: 'ANALYZE SELECT 1', dialects: ['mysql'], read: false, refusal: 'ANALYZE is a write statement' },
-  { sql: 'TABLE t', dialects: ['postgres'], read: false, refusal: 'TABLE' },
+  // `TABLE t` is `SELECT * FROM t` in PostgreSQL and DuckDB; no statement in SQLite, MariaDB, ClickHouse.
+  { sql: 'TABLE sluice_probe', dialects: ['postgres', 'duckdb'], read: true },
+  { sql: 'TABLE t', dialects: ['sqlite', 'clickhouse', 'jdbc'], read: false, refusal: 'TABLE' },
   { sql: 'FROM t', dialects: ['duckdb'], read: false, refusal: 'FROM is not a read statement' },
   { sql: 'DESC t', dialects: ['postgres', 'duckdb', 'sqlite'], read: false },
   { sql: 'PREPARE p AS DELETE FROM t', dialects: ['postgres'], read: false, writeOps: ['PREPARE'] },

@@ -41,3 +41,9 @@ describe('selectColumns', () => {
     expect(selectColumns('update t set a = 1', 'postgres')).toBeNull();
   });
 });
+
+describe('decoded names', () => {
+  it('a U& alias is named as PostgreSQL names it', () => {
+    expect(names('SELECT 1 AS U&"\\0061ge"')).toEqual([['age', null, null]]);
+  });
+});

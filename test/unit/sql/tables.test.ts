@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { assertTablesAllowed } from '../../../origin/access/allowed-tables.ts';
 import type { Dialect } from '../../../origin/drivers/types.ts';
 import { analyzeTables, tablesOrNull } from '../../../origin/sql/tables.ts';
 
@@ -261,5 +262,21 @@ describe('tablesOrNull (fail closed)', () => {
     expect(analyzeTables("select 'a\\' from secret -- ' from films", 'mysql').tables).toEqual(['films']);
     expect(tablesOrNull("select 'a\\' from secret -- ' from films", 'mysql')).toBeNull();
     expect(tablesOrNull('select * from films', 'mysql')).toEqual(['films']);
+  });
+});
+
+/** Issue 33 item 14: `TABLE t` is a read, checked against allowed_tables as `SELECT * FROM t` is. */
+describe('TABLE t', () => {
+  test('names its table, decoded as the engine reads it', () => {
+    expect(tablesOrNull('TABLE secret', 'postgres')).toEqual(['secret']);
+    expect(tablesOrNull('TABLE public."Secret"', 'postgres')).toEqual(['public.Secret']);
+    expect(tablesOrNull('TABLE U&"s\\0065cret"', 'postgres')).toEqual(['secret']);
+    expect(tablesOrNull('TABLE secret', 'duckdb')).toEqual(['secret']);
+  });
+
+  test('a forbidden table is refused under allowed_tables, an allowed one passes', () => {
+    expect(() => assertTablesAllowed('TABLE secret', 'postgres', ['films'])).toThrow(/may not use table secret/);
+    expect(() => assertTablesAllowed('TABLE films', 'postgres', ['films'])).not.toThrow();
+    expect(() => assertTablesAllowed('select * from U&"s\\0065cret"', 'postgres', ['films'])).toThrow(/may not use table secret/);
   });
 });

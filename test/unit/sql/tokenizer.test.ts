@@ -199,3 +199,26 @@ describe('markers, casts and numbers', () => {
     expect(tokenize("Select 'a'", 'sqlite').map((t) => t.word)).toEqual(['SELECT', '']);
   });
 });
+
+describe('U& names and strings', () => {
+  test('U&"..." with its UESCAPE clause is one quoted token in postgres, duckdb and jdbc', () => {
+    for (const dialect of ['postgres', 'duckdb', 'jdbc'] as const) {
+      expect(kinds(`select U&"a!0062" /* c */ UESCAPE '!' (1)`, dialect)).toEqual([
+        ['word', 'select'],
+        ['quoted', `U&"a!0062" /* c */ UESCAPE '!'`],
+        ['punct', '('],
+        ['number', '1'],
+        ['punct', ')'],
+      ]);
+    }
+    expect(kinds(`select u&'x' from t`, 'postgres')).toEqual([['word', 'select'], ['string', "u&'x'"], ['word', 'from'], ['word', 't']]);
+  });
+
+  test('elsewhere U& is a word and an operator', () => {
+    expect(kinds('select U&"a"', 'sqlite').map(([kind]) => kind)).toEqual(['word', 'word', 'operator', 'quoted']);
+  });
+
+  test('a UESCAPE-looking word that is longer is no clause', () => {
+    expect(only(`select U&"a" uescapex`, 'postgres', 'quoted')).toEqual(['U&"a"']);
+  });
+});
