@@ -1,10 +1,11 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/record.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
-import { queries } from '../../store/schema/index.ts';
+import type { StoreDb } from '../../store/open.ts';
+import { apiKeys, queries, roles } from '../../store/schema/index.ts';
 import { collectionNameProblem } from '../queries/fields.ts';
 import { afterQueryChange } from '../queries/definition-cache.ts';
 import { keysAffectedByMove } from '../queries/move.ts';
@@ -100,7 +101,20 @@ export async function renameCollection(
       roles: holders.roles,
       keys_gaining_access: [...gaining].sort(byName),
     };
-    await recordAudit(tx, { actor: actor.name, action: 'rename_collection', target: from, changes: { ...result } });
+    const workspace = await soleWorkspace(tx, filed, holders);
+    await recordAudit(tx, { actor: actor.name, action: 'rename_collection', target: from, workspace, changes: { ...result } });
     return result;
   }));
+}
+
+/**
+ * The one workspace every query, key and role of a rename belongs to, or
+ * null when they span several: the audit entry names them all, so only a
+ * server-wide reader may see it then.
+ */
+async function soleWorkspace(tx: StoreDb, filed: Array<{ workspace: string }>, holders: { keys: string[]; roles: string[] }): Promise<string | null> {
+  const keyRows = holders.keys.length > 0 ? await tx.select({ workspace: apiKeys.workspace }).from(apiKeys).where(inArray(apiKeys.name, holders.keys)) : [];
+  const roleRows = holders.roles.length > 0 ? await tx.select({ workspace: roles.workspace }).from(roles).where(inArray(roles.name, holders.roles)) : [];
+  const all = new Set([...filed, ...keyRows, ...roleRows].map((row) => row.workspace));
+  return all.size === 1 ? [...all][0]! : null;
 }

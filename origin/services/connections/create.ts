@@ -47,7 +47,7 @@ export async function createConnection(deps: AppDeps, actor: Caller, input: Crea
         .insert(connections)
         .values({ name, workspace, ...fields, password: sealPassword(secretKeyring(deps.env), fields.password), createdBy: actor.name })
         .returning();
-      await recordAudit(tx, { actor: actor.name, action: 'create_connection', target: name, changes: auditSnapshot(name, fields) });
+      await recordAudit(tx, { actor: actor.name, action: 'create_connection', target: name, workspace, changes: auditSnapshot(name, fields) });
       await announceConnectionChange(tx, name);
       return inserted;
     });

@@ -56,7 +56,7 @@ export async function updateConnection(
       })
       .where(eq(connections.id, current.id))
       .returning();
-    await recordAudit(tx, { actor: actor.name, action: 'update_connection', target: name, changes });
+    await recordAudit(tx, { actor: actor.name, action: 'update_connection', target: name, workspace: current.workspace, changes });
     await announceConnectionChange(tx, name);
     return { row: updated, changed: true };
   });
