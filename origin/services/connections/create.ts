@@ -6,6 +6,7 @@ import type { Caller } from '../../access/caller.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
 import { sealPassword } from '../../secrets/passwords.ts';
 import { connections } from '../../store/schema/index.ts';
+import { assertConnectionFiles } from './files.ts';
 import { PASSWORD_MASK, type CreateFields, assertTypeRules, assertValidName, withDefaults } from './fields.ts';
 import { type ConnectionRead, auditSnapshot, connectionRead } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
@@ -43,6 +44,7 @@ export async function createConnection(deps: AppDeps, actor: Caller, input: Crea
     row = await deps.store.db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: connections.id }).from(connections).where(eq(connections.name, name));
       if (taken) throw connectionExists(name);
+      await assertConnectionFiles(tx, deps.env, fields, workspace);
       const [inserted] = await tx
         .insert(connections)
         .values({ name, workspace, ...fields, password: sealPassword(secretKeyring(deps.env), fields.password), createdBy: actor.name })

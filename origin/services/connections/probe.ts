@@ -3,6 +3,8 @@ import { createRedactor, type Redactor } from '../../drivers/redact.ts';
 import type { AnyDriver, ConnectionSettings } from '../../drivers/types.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
+import { DEFAULT_WORKSPACE } from '../../access/administration.ts';
+import { assertConnectionFiles } from './files.ts';
 import { PASSWORD_MASK, type ProbeFields, assertTypeRules, withDefaults } from './fields.ts';
 import { withUriPassword } from './mongo-uri.ts';
 import { findConnection, settingsOf } from './lookup.ts';
@@ -40,6 +42,7 @@ export async function probeTarget(deps: AppDeps, input: ProbeFields, workspace?:
   }
   const fields = withUriPassword(withDefaults({ db, ...rest }), PASSWORD_MASK, rest.password !== undefined && rest.password !== null);
   assertTypeRules(fields);
+  await assertConnectionFiles(deps.store.db, deps.env, fields, workspace ?? DEFAULT_WORKSPACE);
   // An unset `${VAR}` fails here, naming the variable (a reference is no secret).
   const settings = driverSettings(name ?? null, fields, deps.env);
   return { saved: null, settings, redact: createRedactor(settings.password) };

@@ -7,6 +7,7 @@ import type { Caller } from '../../access/caller.ts';
 import { secretKeyring } from '../../secrets/keyring.ts';
 import { samePassword, sealPassword } from '../../secrets/passwords.ts';
 import { connections } from '../../store/schema/index.ts';
+import { assertConnectionFiles } from './files.ts';
 import { type ConnectionFields, PASSWORD_MASK, type UpdateFields, assertTypeRules } from './fields.ts';
 import { withUriPassword } from './mongo-uri.ts';
 import { assertIfMatch, findConnection } from './lookup.ts';
@@ -40,6 +41,7 @@ export async function updateConnection(
     const before = rowFields(current);
     const after = withUriPassword(merge(before, input), PASSWORD_MASK, input.password !== undefined && input.password !== null && input.password !== PASSWORD_MASK);
     assertTypeRules(after);
+    await assertConnectionFiles(tx, deps.env, after, current.workspace, before);
     const keyring = secretKeyring(deps.env);
     const passwordChanged = !samePassword(keyring, before.password, after.password);
     const changes: Record<string, unknown> = diffFields(withoutPassword(before), withoutPassword(after));
