@@ -179,3 +179,22 @@ describe('workspace-scoped reads', () => {
     expect(audit.body.items.map((e: { action: string }) => e.action)).toContain('create_connection');
   });
 });
+
+describe('workspace-scoped collection renames', () => {
+  it("rename a collection in that workspace only; another workspace's of the same name, or its own, is untouched", async () => {
+    const shared = unique('shared');
+    const mine = unique('mine');
+    const theirs = unique(`theirs${MARK}`);
+    await created(asAdmin(origin, 'POST', `${IN(WS1)}/queries`, { name: mine, sql: 'select 1', connection_name: ws1.conn, collection: shared }));
+    await created(asAdmin(origin, 'POST', `${IN(WS2)}/queries`, { name: theirs, sql: 'select 1', connection_name: ws2.conn, collection: shared }));
+    const renamed = await origin.call('PATCH', `${IN(WS1)}/collections/${shared}`, { name: `${shared}-new` }, bearer(owner1Token));
+    expectStatus(renamed, 200);
+    expect(renamed.body.queries).toEqual([mine]);
+    expect(leaks(renamed)).toEqual([]);
+    const theirsNow = await asAdmin(origin, 'GET', `/api/v1/queries/${theirs}`);
+    expect(theirsNow.body.collection).toBe(shared);
+    const entry = (await asAdmin(origin, 'GET', `/api/v1/audit?action=rename_collection&target=${shared}`)).body.items[0];
+    expect(entry.workspace).toBe(WS1);
+    expectStatus(await origin.call('PATCH', `${IN(WS1)}/collections/${ws2.collection}`, { name: unique('grab') }, bearer(owner1Token)), 404);
+  });
+});

@@ -20,10 +20,10 @@ export interface CollectionGrants {
   naming(tx: StoreDb, name: string, workspace?: string): Promise<GrantHolders>;
   /** Every collection name some grant names, with its holders (of `workspace` only, when given). */
   all(tx: StoreDb, workspace?: string): Promise<Map<string, GrantHolders>>;
-  /** Rename, first step: every grant naming `from` names `to` as well (nobody loses access meanwhile). */
-  widen(tx: StoreDb, from: string, to: string): Promise<void>;
-  /** Rename, last step (after the queries are re-filed): `name` is dropped from every grant. */
-  drop(tx: StoreDb, name: string): Promise<void>;
+  /** Rename, first step: every grant (of `workspace` only, when given) naming `from` names `to` as well (nobody loses access meanwhile). */
+  widen(tx: StoreDb, from: string, to: string, workspace?: string): Promise<void>;
+  /** Rename, last step (after the queries are re-filed): `name` is dropped from every grant (of `workspace` only, when given). */
+  drop(tx: StoreDb, name: string, workspace?: string): Promise<void>;
 }
 
 export const noHolders = (): GrantHolders => ({ keys: [], roles: [] });
@@ -85,11 +85,11 @@ export async function allGrants(tx: StoreDb, workspace?: string): Promise<Map<st
  * (each one's revision, so its ETag, moves on), and tells the access
  * directory when any did.
  */
-async function rewriteGrants(tx: StoreDb, change: (collections: string[]) => string[] | null): Promise<void> {
+async function rewriteGrants(tx: StoreDb, change: (collections: string[]) => string[] | null, workspace?: string): Promise<void> {
   let changed = false;
   for (const kind of ['keys', 'roles'] as const) {
     const table = tables[kind];
-    for (const row of await grantLists(tx, kind, true)) {
+    for (const row of await grantLists(tx, kind, true, workspace)) {
       const next = change(row.collections);
       if (!next) continue;
       await tx
@@ -102,12 +102,12 @@ async function rewriteGrants(tx: StoreDb, change: (collections: string[]) => str
   if (changed) await invalidateAccess(tx);
 }
 
-export async function widenGrants(tx: StoreDb, from: string, to: string): Promise<void> {
-  await rewriteGrants(tx, (collections) => (collections.includes(from) && !collections.includes(to) ? [...collections, to].sort() : null));
+export async function widenGrants(tx: StoreDb, from: string, to: string, workspace?: string): Promise<void> {
+  await rewriteGrants(tx, (collections) => (collections.includes(from) && !collections.includes(to) ? [...collections, to].sort() : null), workspace);
 }
 
-export async function dropFromGrants(tx: StoreDb, name: string): Promise<void> {
-  await rewriteGrants(tx, (collections) => (collections.includes(name) ? collections.filter((c) => c !== name) : null));
+export async function dropFromGrants(tx: StoreDb, name: string, workspace?: string): Promise<void> {
+  await rewriteGrants(tx, (collections) => (collections.includes(name) ? collections.filter((c) => c !== name) : null), workspace);
 }
 
 /** The `collections` grants of API keys and roles, held in the store (`grants -> 'collections'`). */

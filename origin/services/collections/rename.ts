@@ -1,4 +1,4 @@
-import { asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/record.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
@@ -52,14 +52,16 @@ export const collectionTaken = (name: string) =>
  * target then exists only as the first run left it, either the old name's
  * queries all re-filed and its holders all holding the new name, or the new
  * name held (by nothing but holders of the old one) with no query in it.
- * In both cases the rename changes nobody's reach.
+ * In both cases the rename changes nobody's reach. `workspace` (a
+ * workspace-scoped call) renames it in that workspace only: its queries,
+ * keys and roles; the same name elsewhere is another workspace's business.
  */
 export async function renameCollection(
   deps: AppDeps,
   actor: Caller,
   from: string,
   input: RenameFields,
-  grants: CollectionGrants = storeGrants,
+  { workspace, grants = storeGrants }: { workspace?: string; grants?: CollectionGrants } = {},
 ): Promise<RenameResult> {
   const to = input.name;
   const problem = collectionNameProblem(to);
@@ -67,14 +69,15 @@ export async function renameCollection(
 
   return afterQueryChange(deps.store, (result: RenameResult) => result.queries, deps.store.db.transaction(async (tx) => {
     // Locked: a concurrent move out of the old name waits for the rename.
-    const filed = await tx.select().from(queries).where(eq(queries.collection, from)).orderBy(asc(queries.name)).for('update');
-    const holders = await grants.naming(tx, from);
+    const inWorkspace = workspace === undefined ? undefined : eq(queries.workspace, workspace);
+    const filed = await tx.select().from(queries).where(and(eq(queries.collection, from), inWorkspace)).orderBy(asc(queries.name)).for('update');
+    const holders = await grants.naming(tx, from, workspace);
     if (!collectionExists(filed.length, holders)) throw collectionNotFound(from);
     const unchanged = { name: { from, to }, merge: false, resumed: false, queries: [], keys: [], roles: [], keys_gaining_access: [] };
     if (to === from) return unchanged;
 
-    const [{ n: targetQueries }] = await tx.select({ n: count() }).from(queries).where(eq(queries.collection, to));
-    const targetHolders = await grants.naming(tx, to);
+    const [{ n: targetQueries }] = await tx.select({ n: count() }).from(queries).where(and(eq(queries.collection, to), inWorkspace));
+    const targetHolders = await grants.naming(tx, to, workspace);
     const targetExists = collectionExists(targetQueries, targetHolders);
     // What an interrupted rename leaves: widened grants with the queries not yet re-filed, or
     // re-filed queries with the old name not yet dropped. Either way the rename changes nobody's reach.
@@ -83,14 +86,14 @@ export async function renameCollection(
       ((filed.length === 0 && holdersCovered(holders, targetHolders)) || (targetQueries === 0 && holdersCovered(targetHolders, holders)));
     if (targetExists && !resumed && input.merge !== true) throw collectionTaken(to);
 
-    await grants.widen(tx, from, to);
+    await grants.widen(tx, from, to, workspace);
     const gaining = new Set<string>();
     for (const row of filed) {
       const affected = await keysAffectedByMove(tx, row.name, from, to);
       for (const key of affected.keys_gaining_access) gaining.add(key);
       await reviseQuery(tx, row, { collection: to });
     }
-    await grants.drop(tx, from);
+    await grants.drop(tx, from, workspace);
 
     const result: RenameResult = {
       ...unchanged,
@@ -101,8 +104,8 @@ export async function renameCollection(
       roles: holders.roles,
       keys_gaining_access: [...gaining].sort(byName),
     };
-    const workspace = await soleWorkspace(tx, filed, holders);
-    await recordAudit(tx, { actor: actor.name, action: 'rename_collection', target: from, workspace, changes: { ...result } });
+    const entryWorkspace = await soleWorkspace(tx, filed, holders);
+    await recordAudit(tx, { actor: actor.name, action: 'rename_collection', target: from, workspace: entryWorkspace, changes: { ...result } });
     return result;
   }));
 }
