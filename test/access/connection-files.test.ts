@@ -105,6 +105,16 @@ describe('files of connections', () => {
     expectRefused(await asOwner('POST', `${IN1}/connections`, { name: unique('uri'), db: 'sqlite', database: `file:${ws2File}` }), 'database', 'must be a file path');
   });
 
+  it('refuses H2 URL settings that run SQL or code, or open a port, when the connection opens (never echoing the URL)', async () => {
+    const init = `jdbc:h2:mem:x;PASSWORD=hush;INIT=RUNSCRIPT FROM '${join(outside, 'x.sql')}'`;
+    for (const url of [init, 'jdbc:h2:mem:x;init=CREATE ALIAS X AS $$ void x() {} $$', 'jdbc:h2:mem:x;DATABASE_EVENT_LISTENER=a.B', `jdbc:h2:${join(allowed, 'srv')};AUTO_SERVER=TRUE`]) {
+      const res = await asOwner('POST', `${IN1}/connections`, { name: unique('init'), db: 'h2', options: { jdbc_url: url } });
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.errors['options.jdbc_url']).toMatch(/^sets (INIT|DATABASE_EVENT_LISTENER|AUTO_SERVER)/);
+      expect(JSON.stringify(res.body)).not.toContain('hush');
+    }
+  });
+
   it('allows files inside SLUICE_FILE_DIRS, in-memory and remote forms, and reads them', async () => {
     const name = unique('mine');
     expectStatus(await asOwner('POST', `${IN1}/connections`, { name, db: 'sqlite', database: join(allowed, 'ws1.sqlite') }), 201);

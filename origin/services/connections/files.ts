@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { ne } from 'drizzle-orm';
 import { type PlaceRules, allowedPlace, realLocation } from '../../allowed-places.ts';
 import type { Env } from '../../env.ts';
-import { SluiceError } from '../../errors.ts';
+import { SluiceError, badRequest } from '../../errors.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { connections } from '../../store/schema/index.ts';
 import type { ConnectionFields } from './fields.ts';
@@ -77,6 +77,23 @@ export function jdbcUrlFile(url: string): string | null {
   return path === '' || path === ':memory:' || path.startsWith(':memory:') ? null : fromCwd(path);
 }
 
+/**
+ * H2 URL settings that act on the origin's machine when the connection
+ * opens: INIT runs SQL (RUNSCRIPT FROM a file, CREATE ALIAS with Java code),
+ * DATABASE_EVENT_LISTENER loads a class, AUTO_SERVER opens a TCP port.
+ */
+const H2_REFUSED_SETTINGS = ['INIT', 'DATABASE_EVENT_LISTENER', 'AUTO_SERVER', 'AUTO_SERVER_PORT'];
+
+/** 400 when an H2 URL sets one of H2_REFUSED_SETTINGS; the URL (which may hold a password) is never echoed. */
+export function assertH2Settings(url: string): void {
+  if (!/^jdbc:h2:/i.test(url)) return;
+  const keys = url.split(';').slice(1).map((part) => part.split('=')[0]!.trim().toUpperCase());
+  const refused = H2_REFUSED_SETTINGS.filter((key) => keys.includes(key));
+  if (refused.length === 0) return;
+  const problem = `sets ${refused.join(', ')}, which would run SQL or code, or open a port, on the origin's machine when the connection opens: remove it`;
+  throw badRequest(`options.jdbc_url ${problem}`, { errors: { 'options.jdbc_url': problem } });
+}
+
 /** Every local file `fields` name, where the driver opens it; a form naming no plain path is refused. */
 export function namedFiles(fields: FileFields, dataDir: string): NamedFile[] {
   const options = fields.options ?? {};
@@ -132,6 +149,8 @@ export async function assertConnectionFiles(
   workspace: string,
   before?: FileFields,
 ): Promise<void> {
+  const url = fields.options?.jdbc_url;
+  if (typeof url === 'string' && url !== before?.options?.jdbc_url) assertH2Settings(url);
   const kept = new Set(before ? namedFilesOrNone(before, env.SLUICE_DATA_DIR).map((file) => `${file.field}\n${file.path}`) : []);
   const named = namedFiles(fields, env.SLUICE_DATA_DIR).filter((file) => !kept.has(`${file.field}\n${file.path}`));
   if (named.length === 0) return;
