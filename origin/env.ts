@@ -35,6 +35,14 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v === '' ? undefined : v));
 
+/** Comma-separated absolute folders (SLUICE_EXPORT_DIRS, SLUICE_FILE_DIRS); a relative one stops startup. */
+const absoluteFolders = optionalText.transform((text, ctx) => {
+  const dirs = (text ?? '').split(',').map((d) => d.trim()).filter((d) => d !== '');
+  const relative = dirs.filter((d) => !isAbsolute(d));
+  if (relative.length > 0) ctx.addIssue({ code: 'custom', message: `must be absolute paths; not ${relative.join(', ')}` });
+  return dirs;
+});
+
 function isRedisUrl(text: string): boolean {
   try {
     const url = new URL(text);
@@ -123,12 +131,9 @@ export const envSchema = z.object({
     return origins.map((o) => (o === '*' ? o : (webOrigin(o) ?? o)));
   }),
   /** Comma-separated absolute folders local-folder destinations must lie inside; unset: no local folder is allowed. */
-  SLUICE_EXPORT_DIRS: optionalText.transform((text, ctx) => {
-    const dirs = (text ?? '').split(',').map((d) => d.trim()).filter((d) => d !== '');
-    const relative = dirs.filter((d) => !isAbsolute(d));
-    if (relative.length > 0) ctx.addIssue({ code: 'custom', message: `must be absolute paths; not ${relative.join(', ')}` });
-    return dirs;
-  }),
+  SLUICE_EXPORT_DIRS: absoluteFolders,
+  /** Comma-separated absolute folders the files a connection names (SQLite, DuckDB, H2, JDBC jars) must lie inside; unset: none. */
+  SLUICE_FILE_DIRS: absoluteFolders,
   /** Comma-separated names and `PREFIX*` patterns a `${VAR}` reference may name (origin/secrets/references.ts); unset: `SLUICE_REF_*`. */
   SLUICE_SECRET_REFS: optionalText.transform((text, ctx) => {
     if (text === undefined) return [...DEFAULT_SECRET_REFS];

@@ -14,6 +14,8 @@ export interface AuditFilters {
   limit: number;
   /** Entries older than this seq (from `next_cursor`). */
   before?: number;
+  /** A workspace-scoped call: only entries about that workspace's objects (never a server-wide one), in every count too. */
+  workspace?: string;
 }
 
 export interface AuditPage {
@@ -61,7 +63,8 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 
 /** Entries newest first, one page at a time; the cursor is a seq, so entries written while paging never shift a page. */
 export async function listAudit(db: StoreDb, filters: AuditFilters, limit: number | null): Promise<AuditPage> {
-  const conditions: SQL[] = [];
+  const inWorkspace = filters.workspace === undefined ? undefined : eq(auditLog.workspace, filters.workspace);
+  const conditions: SQL[] = inWorkspace ? [inWorkspace] : [];
   if (filters.action !== undefined) conditions.push(eq(auditLog.action, filters.action));
   if (filters.actor !== undefined) conditions.push(eq(auditLog.actor, filters.actor));
   if (filters.target !== undefined) conditions.push(eq(auditLog.target, filters.target));
@@ -79,8 +82,8 @@ export async function listAudit(db: StoreDb, filters: AuditFilters, limit: numbe
   const more = rows.length > filters.limit;
   const page = more ? rows.slice(0, filters.limit) : rows;
   const [{ total }] = await db.select({ total: count() }).from(auditLog).where(where);
-  const actions = await db.selectDistinct({ action: auditLog.action }).from(auditLog).orderBy(asc(auditLog.action));
-  const [span] = await db.select({ entries: count(), oldest: min(auditLog.seq), newest: max(auditLog.seq) }).from(auditLog);
+  const actions = await db.selectDistinct({ action: auditLog.action }).from(auditLog).where(inWorkspace).orderBy(asc(auditLog.action));
+  const [span] = await db.select({ entries: count(), oldest: min(auditLog.seq), newest: max(auditLog.seq) }).from(auditLog).where(inWorkspace);
   const anchor = await readAnchor(db);
   return {
     items: page.map(auditEntryView),

@@ -11,6 +11,8 @@ export interface AuditEntryInput {
   actor: string;
   action: string;
   target: string;
+  /** The workspace of the object the entry is about; null for a server-wide entry (docs/reference/audit.md). */
+  workspace: string | null;
   changes: Record<string, unknown>;
 }
 
@@ -39,7 +41,7 @@ export async function recordAudit(tx: StoreDb, entry: AuditEntryInput): Promise<
   const changes = JSON.parse(JSON.stringify(redactChanges(via ? { ...entry.changes, via } : entry.changes))) as Record<string, unknown>;
   const fields = { seq, timestamp, actor: entry.actor, action: entry.action, target: entry.target, changes };
   const hash = entryHash(head.hash, canonicalEntry(fields), key);
-  await tx.insert(auditLog).values({ ...fields, prevHash: head.hash, hash });
+  await tx.insert(auditLog).values({ ...fields, prevHash: head.hash, hash, workspace: entry.workspace });
   if (limit !== null && seq > limit) await prune(tx, seq - limit);
 }
 

@@ -10,6 +10,8 @@ export interface AuditEntryView {
   actor: string;
   action: string;
   target: string;
+  /** The workspace of the object the entry is about; null for a server-wide entry. Not covered by the hash. */
+  workspace: string | null;
   changes: Record<string, unknown>;
   prev_hash: string;
   hash: string;
@@ -23,6 +25,7 @@ export function auditEntryView(row: typeof auditLog.$inferSelect): AuditEntryVie
     actor: row.actor,
     action: row.action,
     target: row.target,
+    workspace: row.workspace,
     changes: row.changes,
     prev_hash: row.prevHash,
     hash: row.hash,

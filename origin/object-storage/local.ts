@@ -9,7 +9,7 @@ import { watchBody } from './body.ts';
 import { storeFailed } from './failure.ts';
 import { assertSafeKey } from './key.ts';
 import type { ObjectStore, ObjectWriteOptions, ReservedFile, WrittenObject } from './types.ts';
-import { isWithin } from './url.ts';
+import { isWithin } from '../allowed-places.ts';
 
 /**
  * A local folder as an object store. An object is written to a hidden

@@ -1,6 +1,6 @@
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { allowedPlace } from '../allowed-places.ts';
 import { badRequest } from '../errors.ts';
 import { keyProblem } from './key.ts';
 
@@ -77,52 +77,6 @@ function fileUrlPath(url: string): string {
 }
 
 function folderTarget(path: string, rules: LocalFolderRules): FolderTarget {
-  if (rules.exportDirs.length === 0) {
-    throw invalidUrl('is a local folder, and the server allows none: SLUICE_EXPORT_DIRS is not set');
-  }
-  const folder = resolvable(path);
-  const allowed = rules.exportDirs.map(resolvable);
-  if (!allowed.some((dir) => isWithin(folder, dir))) {
-    throw invalidUrl(`is the local folder ${folder}, which is not inside the allowed export folders (SLUICE_EXPORT_DIRS): ${allowed.join(', ')}`);
-  }
-  const home = resolvable(rules.home);
-  if (isWithin(home, folder)) throw invalidUrl(`is the local folder ${folder}, which is or holds the server's home folder`);
-  const data = resolvable(rules.dataDir);
-  if (isWithin(data, folder) || isWithin(folder, data)) {
-    throw invalidUrl(`is the local folder ${folder}, which is, holds or lies in the server's data directory (SLUICE_DATA_DIR)`);
-  }
-  return { kind: 'folder', folder };
-}
-
-/** `realLocation`, a path that cannot be followed (a symlink loop, a folder the server may not search) refused. */
-function resolvable(path: string): string {
-  try {
-    return realLocation(path);
-  } catch (err) {
-    throw invalidUrl(`names ${path}, which cannot be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-}
-
-/** True when `path` is `folder` or lies inside it (both real and absolute). */
-export function isWithin(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
-}
-
-/**
- * Where `path` really is: `..` resolved, and the deepest part that exists
- * followed through its symlinks (the rest does not exist yet, so it is no
- * symlink).
- */
-export function realLocation(path: string): string {
-  const missing: string[] = [];
-  for (let current = resolve(path); ; current = dirname(current)) {
-    try {
-      return join(realpathSync(current), ...missing.reverse());
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
-      if (dirname(current) === current) return resolve(path);
-    }
-    missing.push(basename(current));
-  }
+  const place = { allowed: rules.exportDirs, setting: 'SLUICE_EXPORT_DIRS', allowedName: 'export folders', dataDir: rules.dataDir, home: rules.home } as const;
+  return { kind: 'folder', folder: allowedPlace(path, place, 'local folder', invalidUrl) };
 }

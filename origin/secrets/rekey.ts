@@ -55,6 +55,7 @@ export async function rekeySecrets(deps: AppDeps, actor: Caller, input: RekeyFie
         actor: actor.name,
         action: 'rekey',
         target: 'secrets',
+        workspace: null,
         changes: {
           values: secrets.length,
           rekeyed,

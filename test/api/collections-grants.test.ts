@@ -188,12 +188,12 @@ describe('verbs on a store, with grants', () => {
     // The last step fails after the grants were widened and the queries re-filed, inside the transaction.
     const failing: CollectionGrants = {
       ...storeGrants,
-      async drop(tx, name) {
-        await storeGrants.drop(tx, name);
+      async drop(tx, name, workspace) {
+        await storeGrants.drop(tx, name, workspace);
         throw new Error('grants store unavailable');
       },
     };
-    await expect(renameCollection(deps, actor, 'g-from', { name: 'g-to' }, failing)).rejects.toThrow('grants store unavailable');
+    await expect(renameCollection(deps, actor, 'g-from', { name: 'g-to' }, { grants: failing })).rejects.toThrow('grants store unavailable');
     // All of it rolled back: queries unmoved, grants as they were, no audit entry.
     expect(await collectionOf('g moving 1')).toBe('g-from');
     expect(await held(['key:kk'])).toEqual({ 'key:kk': ['g-from'] });

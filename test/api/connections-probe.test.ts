@@ -50,6 +50,7 @@ beforeAll(async () => {
     env: { SLUICE_REF_T_MYSQL_RIGHT: MY_RIGHT, SLUICE_REF_T_MYSQL_WRONG: MY_WRONG },
   });
   sqliteExec(join(origin.dataDir, relFile), 'create table rel_table (x integer)');
+  sqliteExec(join(tmp.dir, 'other.sqlite'), 'create table rel_table (x integer)');
 });
 
 afterAll(async () => {
@@ -262,13 +263,11 @@ describe('schema', () => {
     expect(full.body.tables.reduce((n: number, t: any) => n + t.columns.length, 0)).toBe(5000);
   });
 
-  it('resolves a relative sqlite path against the data dir', async () => {
-    const name = unique('rel');
-    const created = await create({ name, db: 'sqlite', database: relFile });
-    expect(created.database).toBe(relFile);
-    const res = await origin.call('GET', `${at(name)}/schema`);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(tableNamed(res.body, 'rel_table')).toBeTruthy();
+  it('refuses a relative sqlite path: it resolves into the data dir, where no connection may point', async () => {
+    const res = await origin.call('POST', API, { name: unique('rel'), db: 'sqlite', database: relFile });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.code).toBe('file_not_allowed');
+    expect(res.body.error).toContain('SLUICE_DATA_DIR');
   });
 
   it('answers 404 for an unknown connection in either family shape', async () => {
@@ -340,7 +339,7 @@ describe('changes reach the driver', () => {
     const name = unique('switch');
     await create({ name, db: 'sqlite', database: liteFile });
     expect(tableNamed((await origin.call('GET', `${at(name)}/schema`)).body, liteTable)).toBeTruthy();
-    await origin.call('PATCH', at(name), { database: relFile });
+    expect((await origin.call('PATCH', at(name), { database: join(tmp.dir, 'other.sqlite') })).status).toBe(200);
     const after = (await origin.call('GET', `${at(name)}/schema`)).body;
     expect(tableNamed(after, liteTable)).toBeFalsy();
     expect(tableNamed(after, 'rel_table')).toBeTruthy();

@@ -50,7 +50,7 @@ beforeEach(async () => {
 async function write(count: number, from = 1): Promise<void> {
   for (let i = from; i < from + count; i++) {
     await store.db.transaction((tx) =>
-      recordAudit(tx, { actor: i % 2 ? 'alice' : 'bob', action: `act_${i % 3}`, target: `t${i}`, changes: { n: i, port: { from: i, to: i + 1 } } }),
+      recordAudit(tx, { actor: i % 2 ? 'alice' : 'bob', action: `act_${i % 3}`, target: `t${i}`, workspace: null, changes: { n: i, port: { from: i, to: i + 1 } } }),
     );
   }
 }
@@ -229,7 +229,7 @@ describe('what an entry may hold', () => {
         actor: 'tester',
         action: 'update_thing',
         target: 'x',
-        changes: {
+        workspace: null, changes: {
           password: 'hunter2',
           options: { password: 'inner-secret', sslmode: 'require' },
           db_password: { from: 'a', to: 'b' },

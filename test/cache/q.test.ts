@@ -1,5 +1,7 @@
+import { copyFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
+import { type Origin, startOrigin, testFile } from '../harness/origin.ts';
 import { createQuery, getQ, postQ, requestIdOf, waitForRun, wasRecorded } from '../q/fixture.ts';
 import { expectFresh, expectHit, expectUncached } from './fixture.ts';
 
@@ -137,7 +139,10 @@ describe('a version with cache_ttl > 0', () => {
 describe('a cached answer and its connection', () => {
   it('is never served once the connection is inactive or deleted', async () => {
     const connection = `cached_conn_${Date.now()}`;
-    const created = await origin.call('POST', '/api/v1/connections', { name: connection, db: 'duckdb', database: 'examples.duckdb' });
+    // A copy of the dataset: the data dir's own file is the examples connection's alone.
+    const database = testFile(`${connection}.duckdb`);
+    await copyFile(join(origin.dataDir, 'examples.duckdb'), database);
+    const created = await origin.call('POST', '/api/v1/connections', { name: connection, db: 'duckdb', database });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const name = await createQuery(origin, { sql: 'SELECT id FROM films WHERE id = :id', parameters: { id: 'integer' }, cache_ttl: 60, connection_name: connection }, 'conn');
     expectFresh(await getQ(origin, name, { id: 1 }), 60);
@@ -148,6 +153,7 @@ describe('a cached answer and its connection', () => {
 
     expect((await origin.call('DELETE', `/api/v1/connections/${connection}`, { reason: 'test' })).status).toBe(200);
     expect((await getQ(origin, name, { id: 1 })).status).toBe(404);
+    await rm(database, { force: true });
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Origin } from '../harness/origin.ts';
+import { type Origin, testFile } from '../harness/origin.ts';
 import { ADMIN_KEY, admin, auditEntries, auditIntact, exportRoot, startConfigOrigin, unique } from '../config/fixture.ts';
 import { shown, sluice } from './run-cli.ts';
 
@@ -39,7 +39,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sluice-cli-config-'));
   const env = { SLUICE_EXPORT_DIRS: root, [PASSWORD_VARIABLE]: 'unused-here' };
   [source, target] = await Promise.all([startConfigOrigin({ edge: false, env }), startConfigOrigin({ edge: false, env })]);
-  await made(source, '/api/v1/connections', { name: `duck_${s}`, db: 'duckdb', database: `${s}.duckdb` });
+  await made(source, '/api/v1/connections', { name: `duck_${s}`, db: 'duckdb', database: testFile(`${s}.duckdb`) });
   await made(source, '/api/v1/connections', { name: `pg_${s}`, db: 'postgres', host: '127.0.0.1', user: 'postgres', password: `\${${PASSWORD_VARIABLE}}`, database: 'test', active: false });
   await made(source, '/api/v1/destinations', { name: `dest_${s}`, url: root });
   await made(source, '/api/v1/queries', {

@@ -3,7 +3,7 @@ import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { templateDir } from '../harness/origin.ts';
+import { TEST_FILE_DIRS, templateDir } from '../harness/origin.ts';
 import { recordLog, recordSecretVariables } from '../harness/run-record.ts';
 
 /** The committed launcher package.json's `bin` names: the tests run the command as a user does. */
@@ -26,7 +26,7 @@ export function sluice(args: string[], { env = {}, input, cwd }: { env?: Record<
   recordSecretVariables(env);
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: cwd ?? tmpdir(),
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: 'Europe/Paris', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: 'Europe/Paris', SLUICE_FILE_DIRS: TEST_FILE_DIRS, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const stdout: Buffer[] = [];

@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
-import type { Origin } from '../harness/origin.ts';
+import { type Origin, testFile } from '../harness/origin.ts';
 import { configFile, exportRoot, newSecret, sendFile, startConfigOrigin, unique } from './fixture.ts';
 import { dumpStore } from './store-dump.ts';
 
@@ -29,13 +29,13 @@ afterAll(async () => {
 describe('config apply is all or nothing', () => {
   it('changes nothing when the last object is refused, and lists every problem', async () => {
     const s = unique('aon');
-    const seed = configFile({ connections: [{ name: `seed_${s}`, db: 'duckdb', database: 'seed.duckdb' }] });
+    const seed = configFile({ connections: [{ name: `seed_${s}`, db: 'duckdb', database: testFile('seed.duckdb') }] });
     expect((await sendFile(origin, 'apply', seed)).status).toBe(200);
     const before = await dumpStore(database.url);
     const file = configFile({
       connections: [
-        { name: `seed_${s}`, db: 'duckdb', database: 'changed.duckdb' },
-        { name: `new_${s}`, db: 'duckdb', database: 'new.duckdb' },
+        { name: `seed_${s}`, db: 'duckdb', database: testFile('changed.duckdb') },
+        { name: `new_${s}`, db: 'duckdb', database: testFile('new.duckdb') },
       ],
       destinations: [{ name: `d_${s}`, url: root }],
       queries: [

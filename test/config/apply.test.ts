@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Origin } from '../harness/origin.ts';
+import { type Origin, testFile } from '../harness/origin.ts';
 import { ADMIN_KEY, admin, auditEntries, auditIntact, configFile, exportRoot, newSecret, sendFile, startConfigOrigin, unique } from './fixture.ts';
 
 /** Applying a file: every kind made through the API's verbs, audited `via: config` under one `config_applied`, and a second apply writing nothing. */
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 function everyKind(suffix: string, secret: string) {
   return configFile({
-    connections: [{ name: `c_${suffix}`, db: 'duckdb', database: `cfg_${suffix}.duckdb` }],
+    connections: [{ name: `c_${suffix}`, db: 'duckdb', database: testFile(`cfg_${suffix}.duckdb`) }],
     destinations: [{ name: `d_${suffix}`, url: root }],
     queries: [
       { name: `q_${suffix}`, sql: 'SELECT id, title FROM films WHERE id > :after ORDER BY id', parameters: { after: 'integer' }, connection_name: 'examples', collection: `col-${suffix}`, tags: ['a'] },
@@ -148,7 +148,7 @@ describe('config apply of changes', () => {
 
   it('applies a YAML body, and a dry run or a diff changes nothing', async () => {
     const name = unique('c');
-    const file = configFile({ connections: [{ name, db: 'duckdb', database: `${name}.duckdb`, password: '${SLUICE_REF_CFG_TEST_UNSET}' }] });
+    const file = configFile({ connections: [{ name, db: 'duckdb', database: testFile(`${name}.duckdb`), password: '${SLUICE_REF_CFG_TEST_UNSET}' }] });
     const dry = await sendFile(origin, 'apply', file, { yaml: true, dryRun: true });
     expect(dry.status, JSON.stringify(dry.body)).toBe(200);
     expect(dry.body).toMatchObject({ applied: false, changed: true, changes: { connections: { create: [name] } } });
@@ -198,7 +198,7 @@ describe('config apply of changes', () => {
     const ws = unique('ws');
     expect((await admin(origin, 'POST', '/api/v1/workspaces', { name: ws })).status).toBe(201);
     const name = unique('c');
-    const file = configFile({ connections: [{ name, db: 'duckdb', database: `${name}.duckdb` }] });
+    const file = configFile({ connections: [{ name, db: 'duckdb', database: testFile(`${name}.duckdb`) }] });
     const scoped = await sendFile(origin, 'apply', file, { base: `/w/${ws}` });
     expect(scoped.status, JSON.stringify(scoped.body)).toBe(200);
     expect(scoped.body.workspace).toBe(ws);

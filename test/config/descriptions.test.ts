@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Origin } from '../harness/origin.ts';
+import { type Origin, testFile } from '../harness/origin.ts';
 import { admin, auditEntries, configFile, sendFile, startConfigOrigin, unique } from './fixture.ts';
 
 /**
@@ -26,8 +26,8 @@ describe('the descriptions section', () => {
     const conn = unique('dc');
     const other = unique('dc');
     const connections = [
-      { name: conn, db: 'duckdb', database: `${conn}.duckdb` },
-      { name: other, db: 'duckdb', database: `${other}.duckdb` },
+      { name: conn, db: 'duckdb', database: testFile(`${conn}.duckdb`) },
+      { name: other, db: 'duckdb', database: testFile(`${other}.duckdb`) },
     ];
     const file = configFile({
       connections,
@@ -90,7 +90,7 @@ describe('under SLUICE_CONFIG_LOCKED', () => {
     const locked = await startConfigOrigin({ edge: false, env: { SLUICE_CONFIG_LOCKED: '1' } });
     try {
       const conn = unique('lk');
-      const file = configFile({ connections: [{ name: conn, db: 'duckdb', database: `${conn}.duckdb` }], descriptions: { [conn]: { items: [{ table: 't', description: 'x' }] } } });
+      const file = configFile({ connections: [{ name: conn, db: 'duckdb', database: testFile(`${conn}.duckdb`) }], descriptions: { [conn]: { items: [{ table: 't', description: 'x' }] } } });
       expect((await sendFile(locked, 'apply', file)).status).toBe(200);
       const patch = await admin(locked, 'PATCH', `/api/v1/connections/${conn}/descriptions`, { items: [{ table: 't', description: 'y' }] });
       expect(patch.status).toBe(409);

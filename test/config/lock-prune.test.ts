@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Origin } from '../harness/origin.ts';
+import { type Origin, testFile } from '../harness/origin.ts';
 import { admin, auditEntries, auditIntact, configFile, exportRoot, newSecret, sendFile, startConfigOrigin, unique } from './fixture.ts';
 
 /** Prune deletes only managed objects, in the sections a file has; SLUICE_CONFIG_LOCKED refuses API changes to managed objects only. */
@@ -16,7 +16,7 @@ afterAll(async () => {
   await origin?.stop();
 });
 
-const duckdb = (name: string) => ({ name, db: 'duckdb', database: `${name}.duckdb` });
+const duckdb = (name: string) => ({ name, db: 'duckdb', database: testFile(`${name}.duckdb`) });
 
 describe('prune', () => {
   it('deletes only managed objects the file lacks, in the sections it has, and the audit chain verifies', async () => {

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Origin } from '../harness/origin.ts';
+import { type Origin, testFile } from '../harness/origin.ts';
 import { ADMIN_KEY, admin, auditEntries, auditIntact, exportRoot, sendFile, startConfigOrigin, unique } from './fixture.ts';
 
 /** Export from a server holding one of every kind, apply to a fresh one: the diff is empty, and a second apply writes nothing. */
@@ -27,7 +27,7 @@ async function made(origin: Origin, path: string, body: Record<string, unknown>)
 describe('config export', () => {
   it('applies back to the same state on a fresh server', async () => {
     const s = unique('rt');
-    await made(source, '/api/v1/connections', { name: `duck_${s}`, db: 'duckdb', database: `${s}.duckdb`, options: { stream_threads: 1 } });
+    await made(source, '/api/v1/connections', { name: `duck_${s}`, db: 'duckdb', database: testFile(`${s}.duckdb`), options: { stream_threads: 1 } });
     await made(source, '/api/v1/connections', { name: `pg_${s}`, db: 'postgres', host: '127.0.0.1', user: 'postgres', password: 'a-literal-pw', database: 'test', active: false });
     await made(source, '/api/v1/destinations', { name: `dest_${s}`, url: root });
     await made(source, '/api/v1/queries', {

@@ -5,7 +5,7 @@ import postgres from 'postgres';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
-import type { Origin } from '../harness/origin.ts';
+import { type Origin, testFile } from '../harness/origin.ts';
 import { admin, auditEntries, configFile, startConfigOrigin, unique } from './fixture.ts';
 import { dumpStore } from './store-dump.ts';
 
@@ -39,7 +39,7 @@ describe('SLUICE_CONFIG_FILE', () => {
   it('is applied once by two origins starting together on one store, and a changed file once more at the next start', async () => {
     const name = unique('boot');
     const path = join(dir, 'sluice.yaml');
-    await writeFile(path, stringify(configFile({ connections: [{ name, db: 'duckdb', database: 'boot.duckdb' }], roles: [{ name: `r_${name}`, max_rows: 1 }] })));
+    await writeFile(path, stringify(configFile({ connections: [{ name, db: 'duckdb', database: testFile('boot.duckdb') }], roles: [{ name: `r_${name}`, max_rows: 1 }] })));
     const env = { SLUICE_DATABASE_URL: database.url, SLUICE_CONFIG_FILE: path, SLUICE_EXAMPLES: '0' };
     const [a, b] = await Promise.all([startConfigOrigin({ template: false, env }), startConfigOrigin({ template: false, env })]);
     origins.push(a, b);
@@ -58,7 +58,7 @@ describe('SLUICE_CONFIG_FILE', () => {
     expect((await admin(restarted, 'GET', `/api/v1/roles/r_${name}`)).body.max_rows).toBe(9);
 
     // A new file (new bytes) is applied at the next start, with prune.
-    await writeFile(path, stringify(configFile({ connections: [{ name, db: 'duckdb', database: 'boot.duckdb' }], roles: [] })));
+    await writeFile(path, stringify(configFile({ connections: [{ name, db: 'duckdb', database: testFile('boot.duckdb') }], roles: [] })));
     await restarted.stop();
     const pruning = await startConfigOrigin({ template: false, env: { ...env, SLUICE_CONFIG_PRUNE: '1' } });
     origins.push(pruning);

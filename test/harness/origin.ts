@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,16 @@ export interface Origin {
   stop(): Promise<void>;
   process: ChildProcess;
 }
+
+/**
+ * SLUICE_FILE_DIRS of every test origin: the temporary folder the tests make
+ * their SQLite, DuckDB and H2 files in, and the system's JDBC jars. The data
+ * dir lies in the temporary folder too, and stays refused all the same.
+ */
+export const TEST_FILE_DIRS = [realpathSync(tmpdir()), '/usr/share/java'].join(',');
+
+/** A path for a test's SQLite or DuckDB file inside TEST_FILE_DIRS (a relative one would lie in the data dir, which is refused). */
+export const testFile = (name: string): string => join(realpathSync(tmpdir()), name);
 
 /** The template data dir made by `global-setup.ts`: migrated store, examples loaded. */
 export function templateDir(): string {
@@ -96,6 +107,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<Origin> 
     TZ: process.env.TZ ?? 'Europe/Paris',
     SLUICE_PORT: '0',
     SLUICE_DATA_DIR: dataDir,
+    SLUICE_FILE_DIRS: TEST_FILE_DIRS,
     ...options.env,
   };
   const child = spawn(process.execPath, [...launch.nodeFlags, bundle], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });

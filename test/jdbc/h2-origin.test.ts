@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unique } from '../api/connections-fixtures.ts';
 import { post } from '../formats/fixture.ts';
-import { logsCaughtUp, type Origin } from '../harness/origin.ts';
+import { logsCaughtUp, type Origin, testFile } from '../harness/origin.ts';
 import { startQueryOrigin } from '../query/fixture.ts';
 import { eventually, readAll, startStream } from '../streaming/fixture.ts';
 
@@ -61,7 +61,7 @@ describe('h2 through the origin', () => {
 
   it('a connection whose database cannot be opened is saved; its test answers 502, the password masked', async () => {
     const name = unique('h2_missing');
-    const url = `jdbc:h2:file:/nonexistent-${name}/db;IFEXISTS=TRUE`;
+    const url = `jdbc:h2:file:${testFile(`nonexistent-${name}`)}/db;IFEXISTS=TRUE`;
     const created = await origin.call('POST', '/api/v1/connections', { name, db: 'h2', user: 'sa', password: SECRET, options: { jdbc_url: url } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const tested = await origin.call('POST', '/api/v1/connections/test', { name });

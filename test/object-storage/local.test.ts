@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SluiceError } from '../../origin/errors.ts';
 import { openObjectStore } from '../../origin/object-storage/index.ts';
 import type { ObjectStore } from '../../origin/object-storage/types.ts';
-import { realLocation } from '../../origin/object-storage/url.ts';
+import { realLocation } from '../../origin/allowed-places.ts';
 
 /**
  * A local-folder destination on the real file system: objects appear whole

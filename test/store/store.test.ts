@@ -221,7 +221,7 @@ describe.each<{ kind: Kind }>([{ kind: 'pglite' }, { kind: 'postgres' }])('$kind
         await tx.insert(connections).values({ name, db: 'duckdb', database: 'x.duckdb', options: { a: [1, 'two'] }, createdBy: 'tester' });
         await tx.insert(deletedConnections).values({ name: unique('gone'), snapshot: { password: '********' }, deletedBy: 'tester', reason: 'why' });
         await tx.insert(examplesState).values({ status: 'loaded' });
-        await recordAudit(tx as unknown as StoreDb, { actor: 'tester', action: 'create_connection', target: name, changes: { name } });
+        await recordAudit(tx as unknown as StoreDb, { actor: 'tester', action: 'create_connection', target: name, workspace: null, changes: { name } });
       });
       const snapshot = async (db: StoreDb) => ({
         connections: await db.select().from(connections).orderBy(asc(connections.id)),
@@ -244,7 +244,7 @@ describe.each<{ kind: Kind }>([{ kind: 'pglite' }, { kind: 'postgres' }])('$kind
       // And the reopened store takes new writes where the old one left off.
       store = await track(loc.open());
       await store.db.transaction((tx) =>
-        recordAudit(tx as unknown as StoreDb, { actor: 'tester', action: 'update_connection', target: name, changes: {} }),
+        recordAudit(tx as unknown as StoreDb, { actor: 'tester', action: 'update_connection', target: name, workspace: null, changes: {} }),
       );
       const after = await chain(store.db);
       expect(after.map((e) => e.seq)).toEqual([1, 2]);
@@ -288,7 +288,7 @@ describe.each<{ kind: Kind }>([{ kind: 'pglite' }, { kind: 'postgres' }])('$kind
         await tx.update(connections).set({ database: 'after.duckdb', revision: 2 }).where(eq(connections.name, existing));
         await tx.insert(deletedConnections).values({ name: added, snapshot: {}, deletedBy: 'tester', reason: 'r' });
         await tx.insert(examplesState).values({ status: 'partial' });
-        await recordAudit(tx, { actor: 'tester', action: 'create_connection', target: added, changes: {} });
+        await recordAudit(tx, { actor: 'tester', action: 'create_connection', target: added, workspace: null, changes: {} });
         // The changes are visible inside the transaction before it fails.
         expect(await tx.select().from(connections).where(eq(connections.name, added))).toHaveLength(1);
       });
@@ -324,12 +324,12 @@ describe.each<{ kind: Kind }>([{ kind: 'pglite' }, { kind: 'postgres' }])('$kind
       ];
       const ghost = unique('ghost');
       for (const [i, change] of changes.entries()) {
-        await db.transaction((tx) => recordAudit(tx as unknown as StoreDb, { actor: 'tester', action: `act_${i}`, target: `t${i}`, changes: change }));
+        await db.transaction((tx) => recordAudit(tx as unknown as StoreDb, { actor: 'tester', action: `act_${i}`, target: `t${i}`, workspace: null, changes: change }));
         if (i === 1) {
           // Recorded, then rolled back with its change: not in the chain, and its seq is reused.
           await rolledBack(db, async (tx) => {
             await tx.insert(connections).values({ name: ghost, db: 'duckdb' });
-            await recordAudit(tx, { actor: 'tester', action: 'create_connection', target: ghost, changes: { name: ghost } });
+            await recordAudit(tx, { actor: 'tester', action: 'create_connection', target: ghost, workspace: null, changes: { name: ghost } });
           });
         }
       }
@@ -366,7 +366,7 @@ describe.each<{ kind: Kind }>([{ kind: 'pglite' }, { kind: 'postgres' }])('$kind
         names.map((name) =>
           db.transaction(async (tx) => {
             await tx.insert(connections).values({ name, db: 'duckdb' });
-            await recordAudit(tx as unknown as StoreDb, { actor: 'tester', action: 'create_connection', target: name, changes: { name } });
+            await recordAudit(tx as unknown as StoreDb, { actor: 'tester', action: 'create_connection', target: name, workspace: null, changes: { name } });
           }),
         ),
       );
@@ -394,7 +394,7 @@ describe.each<{ kind: Kind }>([{ kind: 'pglite' }, { kind: 'postgres' }])('$kind
                 actor: i % 2 === 0 ? 'origin-a' : 'origin-b',
                 action: 'create_connection',
                 target: name,
-                changes: { name, i },
+                workspace: null, changes: { name, i },
               });
               await tx.update(connections).set({ revision: 2 }).where(eq(connections.name, name));
             }),

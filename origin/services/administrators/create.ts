@@ -43,7 +43,7 @@ export async function createAdministrator(
         .insert(administrators)
         .values({ name, role: input.role, email: input.email ?? null, createdBy: actor.name })
         .returning();
-      await recordAudit(tx, { actor: actor.name, action: 'create_administrator', target: name, changes: administratorSnapshot(row!) });
+      await recordAudit(tx, { actor: actor.name, action: 'create_administrator', target: name, workspace: null, changes: administratorSnapshot(row!) });
       const token = actor.via === 'open' ? await insertToken(tx, actor.name, row!, { label: 'first token', expiresAt: null }) : undefined;
       await invalidateAccess(tx);
       return { ...administratorRead(row!, token ? 1 : 0), ...(token ? { token } : {}) };

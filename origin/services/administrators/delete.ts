@@ -21,7 +21,7 @@ export async function deleteAdministrator(deps: AppDeps, actor: Caller, name: st
     const view = administratorView(current, await tokenCount(tx, current.id));
     await tx.delete(workspaceMembers).where(eq(workspaceMembers.admin, current.name));
     await tx.delete(administrators).where(eq(administrators.id, current.id));
-    await recordAudit(tx, { actor: actor.name, action: 'delete_administrator', target: name, changes: administratorSnapshot(current) });
+    await recordAudit(tx, { actor: actor.name, action: 'delete_administrator', target: name, workspace: null, changes: administratorSnapshot(current) });
     await invalidateAccess(tx);
     return view;
   });

@@ -33,6 +33,7 @@ export async function insertToken(
     actor,
     action: 'issue_token',
     target: administrator.name,
+    workspace: null,
     changes: { id: row.id, label: row.label, expires_at: row.expiresAt?.toISOString() ?? null },
   });
   return { ...tokenView(row), secret };

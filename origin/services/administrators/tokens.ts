@@ -45,7 +45,7 @@ export async function revokeToken(deps: AppDeps, actor: Caller, name: string, id
       .where(and(eq(adminTokens.id, id), eq(adminTokens.administratorId, administrator.id)))
       .returning();
     if (!row) throw tokenNotFound(name, id);
-    await recordAudit(tx, { actor: actor.name, action: 'revoke_token', target: name, changes: { id: row.id, label: row.label } });
+    await recordAudit(tx, { actor: actor.name, action: 'revoke_token', target: name, workspace: null, changes: { id: row.id, label: row.label } });
     await invalidateAccess(tx);
     return tokenView(row);
   });

@@ -45,7 +45,7 @@ export async function updateAdministrator(
       .set({ role: after.role, email: after.email, active: after.active, revision: current.revision + 1, updatedAt: new Date() })
       .where(eq(administrators.id, current.id))
       .returning();
-    await recordAudit(tx, { actor: actor.name, action: 'update_administrator', target: name, changes });
+    await recordAudit(tx, { actor: actor.name, action: 'update_administrator', target: name, workspace: null, changes });
     await invalidateAccess(tx);
     return administratorRead(updated!, await tokenCount(tx, current.id));
   });

@@ -26,7 +26,7 @@ export async function exportBundle(
       .innerJoin(queryVersions, eq(queryVersions.queryId, queries.id))
       .where(filed)
       .orderBy(asc(queries.name), desc(queryVersions.version));
-    if (rows.length === 0 && !hasHolders(await grants.naming(tx, name))) throw collectionNotFound(name);
+    if (rows.length === 0 && !hasHolders(await grants.naming(tx, name, workspace))) throw collectionNotFound(name);
     const entries: ExportedEntry[] = [];
     for (const { name: query, version } of rows) {
       if (entries.at(-1)?.name === query) continue;

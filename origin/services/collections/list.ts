@@ -1,4 +1,4 @@
-import { asc } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { queries } from '../../store/schema/index.ts';
 import { type CollectionGrants, type GrantHolders, storeGrants } from './grants.ts';
@@ -45,10 +45,18 @@ export function mergeListing(filed: Array<{ name: string; collection: string | n
   return { collections, uncollected: sorted(uncollected) };
 }
 
-/** Every collection and the uncollected queries, read in one transaction. */
-export async function listCollections(deps: AppDeps, grants: CollectionGrants = storeGrants): Promise<CollectionListing> {
+/**
+ * Every collection and the uncollected queries, read in one transaction.
+ * `workspace` (a workspace-scoped call) keeps only that workspace's queries,
+ * keys and roles: a collection exists there when they file or name it.
+ */
+export async function listCollections(deps: AppDeps, { workspace, grants = storeGrants }: { workspace?: string; grants?: CollectionGrants } = {}): Promise<CollectionListing> {
   return deps.store.db.transaction(async (tx) => {
-    const filed = await tx.select({ name: queries.name, collection: queries.collection }).from(queries).orderBy(asc(queries.name));
-    return mergeListing(filed, await grants.all(tx));
+    const filed = await tx
+      .select({ name: queries.name, collection: queries.collection })
+      .from(queries)
+      .where(workspace === undefined ? undefined : eq(queries.workspace, workspace))
+      .orderBy(asc(queries.name));
+    return mergeListing(filed, await grants.all(tx, workspace));
   });
 }

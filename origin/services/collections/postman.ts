@@ -16,21 +16,23 @@ const DEFAULT_DIALECT: Dialect = 'postgres';
  * reached it). Unpublished queries are left out and named in the file's
  * description. 404 `collection_not_found` when no query is in it and no grant
  * names it (a collection named only by grants gives a file with no requests).
+ * `workspace` (a workspace-scoped call) keeps only that workspace's queries
+ * and grants.
  */
 export async function collectionPostman(
   deps: AppDeps,
   name: string,
   baseUrl: string,
-  grants: CollectionGrants = storeGrants,
+  { workspace, grants = storeGrants }: { workspace?: string; grants?: CollectionGrants } = {},
 ): Promise<PostmanCollection> {
   return deps.store.db.transaction(async (tx) => {
     const rows = await tx
       .select({ name: queries.name, version: queryVersions })
       .from(queries)
       .leftJoin(queryVersions, and(eq(queryVersions.queryId, queries.id), eq(queryVersions.version, queries.publishedVersion)))
-      .where(eq(queries.collection, name))
+      .where(and(eq(queries.collection, name), workspace === undefined ? undefined : eq(queries.workspace, workspace)))
       .orderBy(asc(queries.name));
-    if (rows.length === 0 && !hasHolders(await grants.naming(tx, name))) throw collectionNotFound(name);
+    if (rows.length === 0 && !hasHolders(await grants.naming(tx, name, workspace))) throw collectionNotFound(name);
     const dialects = new Map((await tx.select({ name: connections.name, db: connections.db }).from(connections)).map((c) => [c.name, c.db as Dialect]));
     const published: PostmanQuery[] = [];
     const unpublished: string[] = [];

@@ -1,10 +1,11 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/record.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
-import { queries } from '../../store/schema/index.ts';
+import type { StoreDb } from '../../store/open.ts';
+import { apiKeys, queries, roles } from '../../store/schema/index.ts';
 import { collectionNameProblem } from '../queries/fields.ts';
 import { afterQueryChange } from '../queries/definition-cache.ts';
 import { keysAffectedByMove } from '../queries/move.ts';
@@ -51,14 +52,16 @@ export const collectionTaken = (name: string) =>
  * target then exists only as the first run left it, either the old name's
  * queries all re-filed and its holders all holding the new name, or the new
  * name held (by nothing but holders of the old one) with no query in it.
- * In both cases the rename changes nobody's reach.
+ * In both cases the rename changes nobody's reach. `workspace` (a
+ * workspace-scoped call) renames it in that workspace only: its queries,
+ * keys and roles; the same name elsewhere is another workspace's business.
  */
 export async function renameCollection(
   deps: AppDeps,
   actor: Caller,
   from: string,
   input: RenameFields,
-  grants: CollectionGrants = storeGrants,
+  { workspace, grants = storeGrants }: { workspace?: string; grants?: CollectionGrants } = {},
 ): Promise<RenameResult> {
   const to = input.name;
   const problem = collectionNameProblem(to);
@@ -66,14 +69,15 @@ export async function renameCollection(
 
   return afterQueryChange(deps.store, (result: RenameResult) => result.queries, deps.store.db.transaction(async (tx) => {
     // Locked: a concurrent move out of the old name waits for the rename.
-    const filed = await tx.select().from(queries).where(eq(queries.collection, from)).orderBy(asc(queries.name)).for('update');
-    const holders = await grants.naming(tx, from);
+    const inWorkspace = workspace === undefined ? undefined : eq(queries.workspace, workspace);
+    const filed = await tx.select().from(queries).where(and(eq(queries.collection, from), inWorkspace)).orderBy(asc(queries.name)).for('update');
+    const holders = await grants.naming(tx, from, workspace);
     if (!collectionExists(filed.length, holders)) throw collectionNotFound(from);
     const unchanged = { name: { from, to }, merge: false, resumed: false, queries: [], keys: [], roles: [], keys_gaining_access: [] };
     if (to === from) return unchanged;
 
-    const [{ n: targetQueries }] = await tx.select({ n: count() }).from(queries).where(eq(queries.collection, to));
-    const targetHolders = await grants.naming(tx, to);
+    const [{ n: targetQueries }] = await tx.select({ n: count() }).from(queries).where(and(eq(queries.collection, to), inWorkspace));
+    const targetHolders = await grants.naming(tx, to, workspace);
     const targetExists = collectionExists(targetQueries, targetHolders);
     // What an interrupted rename leaves: widened grants with the queries not yet re-filed, or
     // re-filed queries with the old name not yet dropped. Either way the rename changes nobody's reach.
@@ -82,14 +86,14 @@ export async function renameCollection(
       ((filed.length === 0 && holdersCovered(holders, targetHolders)) || (targetQueries === 0 && holdersCovered(targetHolders, holders)));
     if (targetExists && !resumed && input.merge !== true) throw collectionTaken(to);
 
-    await grants.widen(tx, from, to);
+    await grants.widen(tx, from, to, workspace);
     const gaining = new Set<string>();
     for (const row of filed) {
       const affected = await keysAffectedByMove(tx, row.name, from, to);
       for (const key of affected.keys_gaining_access) gaining.add(key);
       await reviseQuery(tx, row, { collection: to });
     }
-    await grants.drop(tx, from);
+    await grants.drop(tx, from, workspace);
 
     const result: RenameResult = {
       ...unchanged,
@@ -100,7 +104,20 @@ export async function renameCollection(
       roles: holders.roles,
       keys_gaining_access: [...gaining].sort(byName),
     };
-    await recordAudit(tx, { actor: actor.name, action: 'rename_collection', target: from, changes: { ...result } });
+    const entryWorkspace = await soleWorkspace(tx, filed, holders);
+    await recordAudit(tx, { actor: actor.name, action: 'rename_collection', target: from, workspace: entryWorkspace, changes: { ...result } });
     return result;
   }));
+}
+
+/**
+ * The one workspace every query, key and role of a rename belongs to, or
+ * null when they span several: the audit entry names them all, so only a
+ * server-wide reader may see it then.
+ */
+async function soleWorkspace(tx: StoreDb, filed: Array<{ workspace: string }>, holders: { keys: string[]; roles: string[] }): Promise<string | null> {
+  const keyRows = holders.keys.length > 0 ? await tx.select({ workspace: apiKeys.workspace }).from(apiKeys).where(inArray(apiKeys.name, holders.keys)) : [];
+  const roleRows = holders.roles.length > 0 ? await tx.select({ workspace: roles.workspace }).from(roles).where(inArray(roles.name, holders.roles)) : [];
+  const all = new Set([...filed, ...keyRows, ...roleRows].map((row) => row.workspace));
+  return all.size === 1 ? [...all][0]! : null;
 }

@@ -115,6 +115,7 @@ export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile
         actor: actor.name,
         action: 'config_applied',
         target: workspace,
+        workspace,
         changes: { sha256, workspace, prune: options.prune ?? false, counts: plan.counts },
       });
     }

@@ -7,6 +7,7 @@ import { secretKeyring } from '../../secrets/keyring.ts';
 import { referenceOf, sealPassword } from '../../secrets/passwords.ts';
 import { assertReferenceWrite } from '../../secrets/references.ts';
 import { connections } from '../../store/schema/index.ts';
+import { assertConnectionFiles } from './files.ts';
 import { PASSWORD_MASK, type CreateFields, assertTypeRules, assertValidName, withDefaults } from './fields.ts';
 import { type ConnectionRead, auditSnapshot, connectionRead } from './view.ts';
 import { announceConnectionChange, connectionCache } from './cache.ts';
@@ -56,11 +57,12 @@ export async function createConnection(
     row = await deps.store.db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: connections.id }).from(connections).where(eq(connections.name, name));
       if (taken) throw connectionExists(name);
+      await assertConnectionFiles(tx, deps.env, fields, workspace);
       const [inserted] = await tx
         .insert(connections)
         .values({ name, workspace, ...fields, password: sealPassword(secretKeyring(deps.env), fields.password), createdBy: actor.name })
         .returning();
-      await recordAudit(tx, { actor: actor.name, action: 'create_connection', target: name, changes: auditSnapshot(name, fields) });
+      await recordAudit(tx, { actor: actor.name, action: 'create_connection', target: name, workspace, changes: auditSnapshot(name, fields) });
       await announceConnectionChange(tx, name);
       return inserted;
     });

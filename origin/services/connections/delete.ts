@@ -39,9 +39,9 @@ export async function deleteConnection(
     await forgetManaged(tx, 'connections', [current.name]);
     const [entry] = await tx
       .insert(deletedConnections)
-      .values({ name: current.name, snapshot, deletedBy: actor.name, reason })
+      .values({ name: current.name, workspace: current.workspace, snapshot, deletedBy: actor.name, reason })
       .returning();
-    await recordAudit(tx, { actor: actor.name, action: 'delete_connection', target: current.name, changes: { ...snapshot, reason } });
+    await recordAudit(tx, { actor: actor.name, action: 'delete_connection', target: current.name, workspace: current.workspace, changes: { ...snapshot, reason } });
     await announceConnectionChange(tx, current.name);
     return entry;
   });

@@ -6,6 +6,8 @@ import type { Caller } from '../../access/caller.ts';
 import type { AppDeps } from '../../deps.ts';
 import { referenceOf } from '../../secrets/passwords.ts';
 import { assertReferenceWrite } from '../../secrets/references.ts';
+import { DEFAULT_WORKSPACE } from '../../access/administration.ts';
+import { assertConnectionFiles } from './files.ts';
 import { PASSWORD_MASK, type ProbeFields, assertTypeRules, withDefaults } from './fields.ts';
 import { assertNoUrlPassword } from './jdbc-url.ts';
 import { passwordField, withUriPassword } from './mongo-uri.ts';
@@ -51,6 +53,7 @@ export async function probeTarget(deps: AppDeps, actor: Caller, input: ProbeFiel
   assertNoUrlPassword(fields.options);
   // Sent to a host the caller names: who may, and which variables (secrets/references.ts).
   assertReferenceWrite(actor, deps.env.SLUICE_SECRET_REFS, { reference: referenceOf(fields.password), field: passwordField(rest.password) });
+  await assertConnectionFiles(deps.store.db, deps.env, fields, workspace ?? DEFAULT_WORKSPACE);
   // An unset `${VAR}` fails here, naming the variable (a reference is no secret).
   const settings = driverSettings(name ?? null, fields, deps.env);
   return { saved: null, settings, redact: createRedactor(settings.password) };

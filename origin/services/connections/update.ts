@@ -8,6 +8,7 @@ import { secretKeyring } from '../../secrets/keyring.ts';
 import { referenceOf, samePassword, sealPassword } from '../../secrets/passwords.ts';
 import { assertReferenceWrite } from '../../secrets/references.ts';
 import { connections } from '../../store/schema/index.ts';
+import { assertConnectionFiles } from './files.ts';
 import { type ConnectionFields, PASSWORD_MASK, type UpdateFields, assertTypeRules } from './fields.ts';
 import { assertNoUrlPassword } from './jdbc-url.ts';
 import { passwordField, uriPasswordSent, withUriPassword } from './mongo-uri.ts';
@@ -47,6 +48,7 @@ export async function updateConnection(
     assertTypeRules(after);
     // Only a URL this request writes: one stored before keeps working (masked wherever it is shown).
     if (input.options !== undefined) assertNoUrlPassword(after.options);
+    await assertConnectionFiles(tx, deps.env, after, current.workspace, before);
     const keyring = secretKeyring(deps.env);
     const passwordChanged = literalSent(input, after.password) || !samePassword(keyring, before.password, after.password);
     const changes: Record<string, unknown> = maskedDiff(diffFields(withoutPassword(before), withoutPassword(after)));
@@ -69,7 +71,7 @@ export async function updateConnection(
       })
       .where(eq(connections.id, current.id))
       .returning();
-    await recordAudit(tx, { actor: actor.name, action: 'update_connection', target: name, changes });
+    await recordAudit(tx, { actor: actor.name, action: 'update_connection', target: name, workspace: current.workspace, changes });
     await announceConnectionChange(tx, name);
     return { row: updated, changed: true };
   });

@@ -36,7 +36,7 @@ export async function importDescriptions(deps: AppDeps, actor: Caller, name: str
     const connection = await findConnection(tx, name, { workspace, forUpdate: true });
     const changed = await writeItems(tx, connection, comments.map((c) => ({ table: c.table, column: c.column, description: c.comment })));
     if (changed.length > 0) {
-      await recordAudit(tx, { actor: actor.name, action: 'import_descriptions', target: connection.name, changes: { found: comments.length, items: changed } });
+      await recordAudit(tx, { actor: actor.name, action: 'import_descriptions', target: connection.name, workspace: connection.workspace, changes: { found: comments.length, items: changed } });
     }
     return { connection: connection.name, found: comments.length, changed, items: await itemsOf(tx, connection.id) };
   });

@@ -70,7 +70,7 @@ export async function updateDescriptions(
     const items = await writeItems(tx, connection, input.items ?? []);
     const notes = input.notes === undefined ? null : await writeNotes(tx, connection, input.notes);
     if (items.length > 0 || notes !== null) {
-      await recordAudit(tx, { actor: actor.name, action: 'update_descriptions', target: connection.name, changes: { items, ...(notes ? { notes } : {}) } });
+      await recordAudit(tx, { actor: actor.name, action: 'update_descriptions', target: connection.name, workspace: connection.workspace, changes: { items, ...(notes ? { notes } : {}) } });
     }
     return descriptionsOf(tx, notes ? { ...connection, notes: notes.to } : connection);
   });

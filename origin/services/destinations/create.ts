@@ -39,7 +39,7 @@ export async function createDestination(deps: AppDeps, actor: Caller, input: Cre
         .insert(destinations)
         .values({ name, workspace, ...fields, password: sealPassword(secretKeyring(deps.env), fields.password), createdBy: actor.name })
         .returning();
-      await recordAudit(tx, { actor: actor.name, action: 'create_destination', target: name, changes: auditSnapshot(name, fields) });
+      await recordAudit(tx, { actor: actor.name, action: 'create_destination', target: name, workspace, changes: auditSnapshot(name, fields) });
       return inserted!;
     });
     return destinationRead(row);

@@ -33,7 +33,7 @@ export async function deleteDestination(
     }
     await tx.delete(destinations).where(eq(destinations.id, current.id));
     await forgetManaged(tx, 'destinations', [current.name]);
-    await recordAudit(tx, { actor: actor.name, action: 'delete_destination', target: current.name, changes: auditSnapshot(current.name, rowFields(current)) });
+    await recordAudit(tx, { actor: actor.name, action: 'delete_destination', target: current.name, workspace: current.workspace, changes: auditSnapshot(current.name, rowFields(current)) });
     return destinationView(current);
   });
 }

@@ -60,7 +60,7 @@ export async function updateDestination(
       })
       .where(eq(destinations.id, current.id))
       .returning();
-    await recordAudit(tx, { actor: actor.name, action: 'update_destination', target: current.name, changes });
+    await recordAudit(tx, { actor: actor.name, action: 'update_destination', target: current.name, workspace: current.workspace, changes });
     return updated!;
   });
   return destinationRead(row);

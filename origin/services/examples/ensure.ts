@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record.ts';
+import { DEFAULT_WORKSPACE } from '../../access/administration.ts';
 import { buildExampleDataset } from '../../examples/build-dataset.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { StoreDb } from '../../store/open.ts';
@@ -61,6 +62,7 @@ export async function ensureExamples(deps: AppDeps): Promise<void> {
       actor: 'system',
       action: 'load_examples',
       target: 'examples',
+      workspace: DEFAULT_WORKSPACE,
       changes: { connection: EXAMPLES_CONNECTION, queries: [], roles: [], keys: [], collections: [] },
     });
     deps.logger.info(`Examples loaded: connection "${EXAMPLES_CONNECTION}" (DuckDB, ${DATASET_FILE})`);

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Caller } from '../../access/caller.ts';
 import { recordAudit } from '../../audit/record.ts';
+import { DEFAULT_WORKSPACE } from '../../access/administration.ts';
 import { setAuditVia } from '../../audit/via.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
@@ -108,6 +109,7 @@ async function install(deps: AppDeps, actor: Caller): Promise<ExamplesInstall> {
       actor: actor.name,
       action: 'load_examples',
       target: 'examples',
+      workspace: DEFAULT_WORKSPACE,
       changes: {
         connection: status.connection,
         queries: status.queries,

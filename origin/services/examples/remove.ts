@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { KeyGrants } from '../../../shared/access/grants.ts';
 import type { Caller } from '../../access/caller.ts';
 import { recordAudit } from '../../audit/record.ts';
+import { DEFAULT_WORKSPACE } from '../../access/administration.ts';
 import { setAuditVia } from '../../audit/via.ts';
 import type { AppDeps } from '../../deps.ts';
 import { storeInTransaction } from '../../store/open.ts';
@@ -65,7 +66,7 @@ async function remove(deps: AppDeps, actor: Caller): Promise<ExamplesRemoval> {
   await db.transaction(async (tx) => {
     await takeExamplesLock(tx);
     await setExamplesState(tx, 'unloaded');
-    await recordAudit(tx, { actor: actor.name, action: 'unload_examples', target: 'examples', changes: { ...removed, keys_still_granted: stillGranted } });
+    await recordAudit(tx, { actor: actor.name, action: 'unload_examples', target: 'examples', workspace: DEFAULT_WORKSPACE, changes: { ...removed, keys_still_granted: stillGranted } });
   });
   return { removed, keys_still_granted: stillGranted };
 }

@@ -1,16 +1,16 @@
-import { desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Alert } from '../../alerts/types.ts';
 import type { AppDeps } from '../../deps.ts';
 import { exportRuns, exports } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
 
-/** `export_failing`: one per export whose newest finished run failed; gone once a run succeeds (or the export is deleted). */
-export async function exportFailingAlerts(deps: Pick<AppDeps, 'store'>): Promise<Alert[]> {
+/** `export_failing`: one per export (of `workspace`, when given) whose newest finished run failed; gone once a run succeeds (or the export is deleted). */
+export async function exportFailingAlerts(deps: Pick<AppDeps, 'store'>, workspace?: string): Promise<Alert[]> {
   const newest = await deps.store.db
     .selectDistinctOn([exportRuns.export], { export: exportRuns.export, id: exportRuns.id, status: exportRuns.status, error: exportRuns.error, finishedAt: exportRuns.finishedAt })
     .from(exportRuns)
     .innerJoin(exports, eq(exports.name, exportRuns.export))
-    .where(ne(exportRuns.status, 'running'))
+    .where(and(ne(exportRuns.status, 'running'), workspace === undefined ? undefined : eq(exports.workspace, workspace)))
     .orderBy(exportRuns.export, desc(exportRuns.id));
   return newest
     .filter((run) => run.status === 'error')

@@ -41,7 +41,7 @@ export async function createExport(deps: AppDeps, actor: Caller, input: CreateFi
           createdBy: actor.name,
         })
         .returning();
-      await recordAudit(tx, { actor: actor.name, action: 'create_export', target: input.name, changes: { name: input.name, ...fields } });
+      await recordAudit(tx, { actor: actor.name, action: 'create_export', target: input.name, workspace, changes: { name: input.name, ...fields } });
       return inserted!;
     });
     return exportRead(row);

@@ -23,7 +23,7 @@ export async function deleteExport(deps: AppDeps, actor: Caller, name: string, {
     await tx.delete(exports).where(eq(exports.id, current.id));
     await forgetManaged(tx, 'exports', [current.name]);
     await tx.delete(exportRuns).where(eq(exportRuns.export, name));
-    await recordAudit(tx, { actor: actor.name, action: 'delete_export', target: name, changes: { name, ...rowFields(current), watermark: view.watermark } });
+    await recordAudit(tx, { actor: actor.name, action: 'delete_export', target: name, workspace: current.workspace, changes: { name, ...rowFields(current), watermark: view.watermark } });
     return view;
   });
 }

@@ -63,7 +63,7 @@ export async function updateExport(
       })
       .where(eq(exports.id, locked.id))
       .returning();
-    await recordAudit(tx, { actor: actor.name, action: 'update_export', target: name, changes });
+    await recordAudit(tx, { actor: actor.name, action: 'update_export', target: name, workspace: locked.workspace, changes });
     return updated!;
   });
   return exportRead(row);

@@ -44,7 +44,7 @@ export async function forgetCaller(
   const result = await deps.store.db.transaction(async (tx) => {
     const runCount = await deletedCount(tx, sql`delete from ${runs} where ${runs.keyName} = ${input.caller} returning 1`);
     const usage = await deletedCount(tx, sql`delete from ${usageCounters} where ${usageCounters.caller} = ${input.caller} returning 1`);
-    await recordAudit(tx, { actor: actor.name, action: 'forget_caller', target, changes: { runs: runCount, usage_counters: usage } });
+    await recordAudit(tx, { actor: actor.name, action: 'forget_caller', target, workspace: null, changes: { runs: runCount, usage_counters: usage } });
     return { caller_sha256: target, dry_run: false, runs: runCount, events: runCount, usage_counters: usage };
   });
   deps.callerUsage.forget(input.caller);

@@ -1,6 +1,6 @@
-import { type SQL, and, desc, eq, gte, lt } from 'drizzle-orm';
+import { type SQL, and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { type RunRow, runs } from '../../store/schema/index.ts';
+import { type RunRow, connections, queries, runs } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
 import { findQuery } from '../queries/lookup.ts';
 import { CURSOR, type HistoryFilters } from './filters.ts';
@@ -41,9 +41,14 @@ export interface RunPage {
  * the run it just made. The cursor is the id of the page's last run, so runs
  * recorded while a client pages never shift or repeat what it sees.
  * `notBefore` hides runs older than the query itself (a query recreated under
- * an old name).
+ * an old name). `workspace` (a workspace-scoped call) keeps only runs on a
+ * connection of that workspace, of a saved query of it or ad hoc.
  */
-export async function listRuns(deps: Pick<AppDeps, 'store' | 'history'>, filters: HistoryFilters, { notBefore }: { notBefore?: Date } = {}): Promise<RunPage> {
+export async function listRuns(
+  deps: Pick<AppDeps, 'store' | 'history'>,
+  filters: HistoryFilters,
+  { notBefore, workspace }: { notBefore?: Date; workspace?: string } = {},
+): Promise<RunPage> {
   await deps.history.flush();
   const conditions: SQL[] = [];
   if (filters.query !== undefined) conditions.push(eq(runs.query, filters.query));
@@ -54,6 +59,7 @@ export async function listRuns(deps: Pick<AppDeps, 'store' | 'history'>, filters
   if (filters.until !== undefined) conditions.push(lt(runs.time, filters.until));
   if (notBefore !== undefined) conditions.push(gte(runs.time, notBefore));
   if (filters.before !== undefined) conditions.push(lt(runs.id, filters.before));
+  if (workspace !== undefined) conditions.push(runInWorkspace(workspace));
   const rows = await deps.store.db
     .select()
     .from(runs)
@@ -73,7 +79,19 @@ export async function listRuns(deps: Pick<AppDeps, 'store' | 'history'>, filters
  */
 export async function listQueryRuns(deps: Pick<AppDeps, 'store' | 'history'>, name: string, filters: HistoryFilters, { workspace }: { workspace?: string } = {}): Promise<RunPage> {
   const query = await findQuery(deps.store.db, name, { workspace });
-  return listRuns(deps, { ...filters, query: name }, { notBefore: query.createdAt });
+  return listRuns(deps, { ...filters, query: name }, { notBefore: query.createdAt, workspace });
+}
+
+/**
+ * Runs keep names, not ids: a run is of a workspace when its connection (and
+ * its saved query, if any) is an object of that workspace created before the
+ * run, so a name deleted in one workspace and re-created in another does not
+ * hand over the old runs.
+ */
+function runInWorkspace(workspace: string): SQL {
+  const connection = sql`exists (select 1 from ${connections} where ${connections.name} = ${runs.connection} and ${connections.workspace} = ${workspace} and ${connections.createdAt} <= ${runs.time})`;
+  const query = sql`exists (select 1 from ${queries} where ${queries.name} = ${runs.query} and ${queries.workspace} = ${workspace} and ${queries.createdAt} <= ${runs.time})`;
+  return sql`(${connection} and (${runs.query} is null or ${query}))`;
 }
 
 export function runItem(row: RunRow): RunItem {

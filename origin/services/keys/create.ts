@@ -138,7 +138,7 @@ export async function createKeyWithHash(
           createdBy: actor.name,
         })
         .returning();
-      await recordAudit(tx, { actor: actor.name, action: 'create_key', target: name, changes: keySnapshot(inserted) });
+      await recordAudit(tx, { actor: actor.name, action: 'create_key', target: name, workspace: inserted.workspace, changes: keySnapshot(inserted) });
       await invalidateAccess(tx);
       return inserted;
     });

@@ -26,7 +26,7 @@ export async function deleteKey(
     await tx.delete(apiKeys).where(eq(apiKeys.id, current.id));
     await forgetManaged(tx, 'api_keys', [current.name]);
     const snapshot = keySnapshot(current);
-    await recordAudit(tx, { actor: actor.name, action: 'delete_key', target: name, changes: snapshot });
+    await recordAudit(tx, { actor: actor.name, action: 'delete_key', target: name, workspace: current.workspace, changes: snapshot });
     await invalidateAccess(tx);
     return snapshot;
   });

@@ -68,6 +68,7 @@ export async function rotateKeyToHash(
       actor: actor.name,
       action: 'rotate_api_key',
       target: name,
+      workspace: current.workspace,
       changes: { grace_minutes: graceMinutes, previous_expires_at: previousExpiresAt?.toISOString() ?? null },
     });
     await invalidateAccess(tx);
@@ -96,6 +97,7 @@ export async function endPreviousSecret(deps: AppDeps, actor: Caller, name: stri
       actor: actor.name,
       action: 'end_previous_secret',
       target: name,
+      workspace: current.workspace,
       changes: { previous_expires_at: { from: current.previousExpiresAt!.toISOString(), to: null } },
     });
     await invalidateAccess(tx);

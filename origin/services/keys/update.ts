@@ -54,7 +54,7 @@ export async function updateKey(
       .set({ ...next, revision: current.revision + 1, updatedAt: new Date() })
       .where(eq(apiKeys.id, current.id))
       .returning();
-    await recordAudit(tx, { actor: actor.name, action: 'update_key', target: name, changes });
+    await recordAudit(tx, { actor: actor.name, action: 'update_key', target: name, workspace: current.workspace, changes });
     await invalidateAccess(tx);
     return updated;
   });

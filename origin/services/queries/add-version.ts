@@ -75,6 +75,7 @@ export async function addVersion(
       actor: actor.name,
       action: 'save_query',
       target: name,
+      workspace: current.workspace,
       changes: { ...versionSnapshot(name, version), published, ...(source ? { source } : {}) },
     });
     return { ...(await readQuery(tx, row)), version: number };

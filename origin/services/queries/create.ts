@@ -51,6 +51,7 @@ export async function createQuery(
         actor: actor.name,
         action: 'save_query',
         target: name,
+        workspace: workspace,
         changes: { ...versionSnapshot(name, version), collection, published, ...(source ? { source } : {}) },
       });
       return readQuery(tx, row);

@@ -49,6 +49,7 @@ export async function deleteVersion(
         actor: actor.name,
         action: 'delete_query_version',
         target: name,
+        workspace: current.workspace,
         changes: { ...snapshot, query_removed: true },
       });
       return { name, version, query_removed: true, query: null, etag: null };
@@ -62,6 +63,7 @@ export async function deleteVersion(
       actor: actor.name,
       action: 'delete_query_version',
       target: name,
+      workspace: current.workspace,
       changes: { ...snapshot, ...(wasPublished ? { published_version: { from: version, to: publishedVersion } } : {}) },
     });
     const read: QueryRead = await readQuery(tx, row);

@@ -32,6 +32,7 @@ export async function deleteQuery(deps: AppDeps, actor: Caller, name: string, { 
       actor: actor.name,
       action: 'delete_query',
       target: name,
+      workspace: current.workspace,
       changes: {
         name,
         collection: current.collection,

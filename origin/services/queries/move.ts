@@ -79,6 +79,7 @@ export async function moveQuery(
       actor: actor.name,
       action: 'move_query',
       target: name,
+      workspace: current.workspace,
       changes: { collection: { from: current.collection, to: collection }, ...keys },
     });
     return readQuery(tx, row);

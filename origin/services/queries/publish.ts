@@ -29,6 +29,7 @@ export async function publishVersion(
       actor: actor.name,
       action: 'publish_query',
       target: name,
+      workspace: current.workspace,
       changes: { version: { from: current.publishedVersion, to: version } },
     });
     return readQuery(tx, row);

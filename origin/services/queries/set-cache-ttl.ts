@@ -32,6 +32,7 @@ export async function setCacheTtl(
       actor: actor.name,
       action: 'update_query_version',
       target: name,
+      workspace: current.workspace,
       changes: { version, cache_ttl: { from: before.cacheTtl, to: cacheTtl } },
     });
     return versionRead(row, after, await runStats(tx, row));

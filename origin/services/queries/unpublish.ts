@@ -21,6 +21,7 @@ export async function unpublishQuery(deps: AppDeps, actor: Caller, name: string,
       actor: actor.name,
       action: 'unpublish_query',
       target: name,
+      workspace: current.workspace,
       changes: { version: { from: current.publishedVersion, to: null } },
     });
     return readQuery(tx, row);

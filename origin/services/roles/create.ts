@@ -36,7 +36,7 @@ export async function createRole(deps: AppDeps, actor: Caller, input: CreateRole
         .insert(roles)
         .values({ name, workspace: home, grants, createdBy: actor.name })
         .returning();
-      await recordAudit(tx, { actor: actor.name, action: 'create_role', target: name, changes: { name, workspace: row.workspace, ...roleSettings(grants) } });
+      await recordAudit(tx, { actor: actor.name, action: 'create_role', target: name, workspace: row.workspace, changes: { name, workspace: row.workspace, ...roleSettings(grants) } });
       await invalidateAccess(tx);
       return roleRead(tx, row);
     });

@@ -26,7 +26,7 @@ export async function deleteRole(
     await tx.delete(roles).where(eq(roles.id, current.id));
     await forgetManaged(tx, 'roles', [current.name]);
     const snapshot = { name, workspace: current.workspace, ...roleSettings(current.grants) };
-    await recordAudit(tx, { actor: actor.name, action: 'delete_role', target: name, changes: snapshot });
+    await recordAudit(tx, { actor: actor.name, action: 'delete_role', target: name, workspace: current.workspace, changes: snapshot });
     await invalidateAccess(tx);
     return snapshot;
   });

@@ -46,7 +46,7 @@ export async function updateRole(
       .set({ grants, revision: current.revision + 1, updatedAt: new Date() })
       .where(eq(roles.id, current.id))
       .returning();
-    await recordAudit(tx, { actor: actor.name, action: 'update_role', target: name, changes });
+    await recordAudit(tx, { actor: actor.name, action: 'update_role', target: name, workspace: current.workspace, changes });
     await invalidateAccess(tx);
     return roleRead(tx, updated);
   });

@@ -15,7 +15,7 @@ export const SECTIONS: readonly SectionSpec[] = [
     id: 'server',
     title: 'Server',
     description: 'Where the origin listens and where it keeps its metadata store and files.',
-    pattern: /^SLUICE_(HOST|PORT|DATA_DIR|DATABASE_URL|EXAMPLES|TRUST_PROXY|CORS_ORIGINS|EXPORT_DIRS)$/,
+    pattern: /^SLUICE_(HOST|PORT|DATA_DIR|DATABASE_URL|EXAMPLES|TRUST_PROXY|CORS_ORIGINS|EXPORT_DIRS|FILE_DIRS)$/,
   },
   {
     id: 'security',

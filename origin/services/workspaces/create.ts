@@ -23,7 +23,7 @@ export async function createWorkspace(deps: AppDeps, actor: Caller, input: Creat
         .insert(workspaces)
         .values({ name, description: input.description ?? null, createdBy: actor.name })
         .returning();
-      await recordAudit(tx, { actor: actor.name, action: 'create_workspace', target: name, changes: { name, description: row!.description } });
+      await recordAudit(tx, { actor: actor.name, action: 'create_workspace', target: name, workspace: name, changes: { name, description: row!.description } });
       await invalidateAccess(tx);
       return workspaceRead(row!, 0);
     });

@@ -42,7 +42,7 @@ export async function deleteWorkspace(deps: AppDeps, actor: Caller, name: string
     const view = workspaceView(current, await memberCount(tx, name));
     await tx.delete(workspaceMembers).where(eq(workspaceMembers.workspace, name));
     await tx.delete(workspaces).where(eq(workspaces.id, current.id));
-    await recordAudit(tx, { actor: actor.name, action: 'delete_workspace', target: name, changes: { name, description: current.description } });
+    await recordAudit(tx, { actor: actor.name, action: 'delete_workspace', target: name, workspace: name, changes: { name, description: current.description } });
     await invalidateAccess(tx);
     return view;
   });

@@ -48,6 +48,7 @@ export async function putMember(
       actor: actor.name,
       action: current ? 'update_member' : 'add_member',
       target: workspace,
+      workspace,
       changes: current ? { admin, role: { from: current.role, to: input.role } } : { admin, role: input.role },
     });
     await invalidateAccess(tx);
@@ -64,7 +65,7 @@ export async function deleteMember(deps: AppDeps, actor: Caller, workspace: stri
       .where(and(eq(workspaceMembers.workspace, workspace), eq(workspaceMembers.admin, admin)))
       .returning();
     if (!row) throw memberNotFound(workspace, admin);
-    await recordAudit(tx, { actor: actor.name, action: 'remove_member', target: workspace, changes: { admin, role: row.role } });
+    await recordAudit(tx, { actor: actor.name, action: 'remove_member', target: workspace, workspace, changes: { admin, role: row.role } });
     await invalidateAccess(tx);
     return memberView(row);
   });

@@ -21,7 +21,7 @@ export async function updateWorkspace(deps: AppDeps, actor: Caller, name: string
       .set({ description, revision: current.revision + 1, updatedAt: new Date() })
       .where(eq(workspaces.id, current.id))
       .returning();
-    await recordAudit(tx, { actor: actor.name, action: 'update_workspace', target: name, changes });
+    await recordAudit(tx, { actor: actor.name, action: 'update_workspace', target: name, workspace: name, changes });
     return workspaceRead(row!, await memberCount(tx, name));
   });
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SluiceError } from '../../../origin/errors.ts';
 import { keyProblem } from '../../../origin/object-storage/key.ts';
-import { type LocalFolderRules, parseDestinationUrl, realLocation } from '../../../origin/object-storage/url.ts';
+import { realLocation } from '../../../origin/allowed-places.ts';
+import { type LocalFolderRules, parseDestinationUrl } from '../../../origin/object-storage/url.ts';
 
 /** Destination urls and object keys, read: bucket prefixes, local folders on a real file system, keys that would escape. */
 

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
+import { listedWorkspace } from '../acting-workspace.ts';
 import { collectionPostman } from '../../../services/collections/postman.ts';
 
 /**
@@ -11,7 +12,7 @@ import { collectionPostman } from '../../../services/collections/postman.ts';
 export function registerPostman(api: Hono<AppEnv>): void {
   api.get('/:name/postman', async (c) => {
     const name = c.req.param('name');
-    const file = await collectionPostman(c.get('deps'), name, new URL(c.req.url).origin);
+    const file = await collectionPostman(c.get('deps'), name, new URL(c.req.url).origin, { workspace: listedWorkspace(c) });
     c.header('Content-Disposition', `attachment; filename="${name.replace(/[^a-z0-9._-]/g, '_')}.postman_collection.json"`);
     return c.json(file);
   });
