@@ -158,6 +158,10 @@ export const envSchema = z.object({
   SLUICE_CONFIG_PRUNE: flag.default(false),
   /** Every Management API change to a managed object answers 409 `config_managed`. */
   SLUICE_CONFIG_LOCKED: flag.default(false),
+  /** Bytes a configuration file sent to `/api/v1/config/diff` or `apply` may have; past it 413 `config_too_large`. */
+  SLUICE_CONFIG_MAX_BYTES: wholeNumber(4 * 2 ** 20, { min: 1024, max: 2 ** 30 }),
+  /** Objects (list entries, descriptions' items) such a file may hold; past it 413 `config_too_large`. */
+  SLUICE_CONFIG_MAX_OBJECTS: wholeNumber(20_000, { min: 1, max: 10_000_000 }),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -7,7 +7,16 @@ import { NUL_PROBLEM, nulPaths } from '../../shared/nul.ts';
 /** The largest request body read (JSON bodies: SQL, parameters, definitions). */
 export const MAX_BODY_BYTES = 10 * 2 ** 20;
 
-const tooLarge = () => new SluiceError('payload_too_large', `Request body is larger than ${MAX_BODY_BYTES / 2 ** 20} MiB`);
+/** The most bytes a body may have, and the 413 past it. */
+export interface BodyLimit {
+  bytes: number;
+  tooLarge: () => SluiceError;
+}
+
+const DEFAULT_LIMIT: BodyLimit = {
+  bytes: MAX_BODY_BYTES,
+  tooLarge: () => new SluiceError('payload_too_large', `Request body is larger than ${MAX_BODY_BYTES / 2 ** 20} MiB`),
+};
 
 /**
  * Reads a JSON body and validates it. Unknown fields are refused with
@@ -83,18 +92,19 @@ const bodyText = async (c: Context): Promise<string> => (await bodyBytes(c)).toS
  * whole fetch Request (a web stream over the Node one, headers, an abort
  * signal) to read ~100 bytes, which cost more than the rest of a one-row
  * lookup's handling. Bodies are read here only, so nothing else has started
- * on the Node stream.
+ * on the Node stream. A route with a limit of its own (a configuration file)
+ * passes it, with the error that names its setting.
  */
-export async function bodyBytes(c: Context): Promise<Buffer> {
+export async function bodyBytes(c: Context, limit: BodyLimit = DEFAULT_LIMIT): Promise<Buffer> {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const declared = Number(c.req.header('content-length'));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (declared > limit.bytes) throw limit.tooLarge();
   if (!incoming) {
     const bytes = Buffer.from(await c.req.arrayBuffer());
-    if (bytes.length > MAX_BODY_BYTES) throw tooLarge();
+    if (bytes.length > limit.bytes) throw limit.tooLarge();
     return bytes;
   }
-  return readIncoming(incoming);
+  return readIncoming(incoming, limit);
 }
 
 /**
@@ -102,7 +112,7 @@ export async function bodyBytes(c: Context): Promise<Buffer> {
  * unread (Node discards what a finished response leaves), so the client
  * still gets its 413 instead of a reset connection.
  */
-function readIncoming(incoming: IncomingMessage): Promise<Buffer> {
+function readIncoming(incoming: IncomingMessage, limit: BodyLimit): Promise<Buffer> {
   if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -114,7 +124,7 @@ function readIncoming(incoming: IncomingMessage): Promise<Buffer> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) settle(() => reject(tooLarge()));
+      if (size > limit.bytes) settle(() => reject(limit.tooLarge()));
       else chunks.push(chunk);
     };
     const onEnd = () => settle(() => resolve(Buffer.concat(chunks, size)));

@@ -94,6 +94,7 @@ export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile
       for (const [i, entry] of entries.entries()) {
         const path = entryPath(kind, i, entry.name);
         await attempt(path, (d) => section.upsert(d, ctx, entry, path));
+        await nextTurn();
       }
     }
     if (options.prune) await prune(file, ctx, managed, attempt, (kind, names) => forgetManaged(txDeps.store.db, kind, names));
@@ -148,10 +149,19 @@ async function prune(
           throw err;
         }
       });
+      await nextTurn();
     }
     if (gone.length > 0) await forget(kind, gone);
   }
 }
+
+/**
+ * Lets the event loop run between objects. On the embedded store every
+ * statement completes as a promise without I/O, so a whole apply would run
+ * as one chain of microtasks: no other request (not even /health) would be
+ * answered until it ended.
+ */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The call's workspace, which the file's own must match when both are given; else the file's, else `default`. */
 function targetWorkspace(file: ConfigFile, called: string | undefined): string {

@@ -11,6 +11,7 @@ import * as exportFields from '../exports/fields.ts';
 import * as key from '../keys/fields.ts';
 import * as query from '../queries/fields.ts';
 import * as role from '../roles/fields.ts';
+import { assertObjectCount } from './limits.ts';
 import { type ConfigProblem, invalidConfig, problemPath } from './problems.ts';
 
 /**
@@ -128,10 +129,12 @@ export const fileSha256 = (bytes: Uint8Array): string => createHash('sha256').up
  * either) or JSON. Every problem found without the store is thrown at once as
  * 400 `invalid_config`: syntax (with its line), shape (unknown fields, types,
  * literal passwords), names repeated within a section, a secret given to two
- * keys.
+ * keys. With `maxObjects`, a file holding more is 413 `config_too_large`
+ * before it is validated.
  */
-export function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml'): ConfigFile {
+export function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml', { maxObjects }: { maxObjects?: number } = {}): ConfigFile {
   const raw = contentType === 'json' ? readJson(bytes) : readYaml(bytes);
+  if (maxObjects !== undefined) assertObjectCount(raw, maxObjects);
   const nul = nulPaths(raw);
   if (nul.length > 0) throw invalidConfig(nul.map((path) => ({ path: problemPath(path.split('.').map(index)), message: NUL_PROBLEM })));
   const parsed = configFileSchema.safeParse(raw);

@@ -15,6 +15,7 @@
 export { type ConfigFile, CONFIG_FORMAT, CONFIG_FORMAT_VERSION, fileSha256, parseConfigFile } from './file.ts';
 export type { ConfigPlan, ConfigWarning, FieldChange, KindChanges, KindCounts, ObjectUpdate } from './plan.ts';
 export { type ConfigProblem, describeProblem } from './problems.ts';
+export { configTooLarge } from './limits.ts';
 export { APPLIED_KINDS, type AppliedKind, CONFIG_KINDS, type ConfigKind } from './kinds.ts';
 export { type ApplyOptions, type ConfigTarget, applyConfig, diffConfig } from './apply.ts';
 export { type ExportOptions, exportConfig } from './export.ts';

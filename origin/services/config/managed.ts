@@ -23,6 +23,9 @@ export async function managedNames(db: StoreDb, workspace?: string): Promise<Rec
   return names;
 }
 
+/** A statement takes at most 65,535 parameters; a row inserted here is five, a name deleted one. */
+const MANAGED_ROWS_PER_INSERT = 5_000;
+
 /**
  * After an apply's changes: what it made, changed or named is managed, by
  * this file; what it deleted is not. `named` are the objects the file names
@@ -33,10 +36,10 @@ export async function recordManaged(tx: StoreDb, changes: Record<AppliedKind, Ki
   for (const kind of APPLIED_KINDS) {
     const { create, update, delete: deleted, manage } = changes[kind];
     const touched = [...create, ...update.map((u) => u.name), ...manage];
-    if (touched.length > 0) {
+    for (let start = 0; start < touched.length; start += MANAGED_ROWS_PER_INSERT) {
       await tx
         .insert(managedObjects)
-        .values(touched.map((name) => ({ kind, name, workspace, fileSha256: sha256, managedAt: now })))
+        .values(touched.slice(start, start + MANAGED_ROWS_PER_INSERT).map((name) => ({ kind, name, workspace, fileSha256: sha256, managedAt: now })))
         .onConflictDoUpdate({ target: [managedObjects.kind, managedObjects.name], set: { workspace, fileSha256: sha256, managedAt: now } });
     }
     if (deleted.length > 0) await forgetManaged(tx, kind, deleted);
@@ -49,7 +52,9 @@ export async function recordManaged(tx: StoreDb, changes: Record<AppliedKind, Ki
  * taken for what the file applied (prune would delete it, the lock refuse it).
  */
 export async function forgetManaged(tx: StoreDb, kind: AppliedKind, names: string[]): Promise<void> {
-  await tx.delete(managedObjects).where(and(eq(managedObjects.kind, kind), inArray(managedObjects.name, names)));
+  for (let start = 0; start < names.length; start += MANAGED_ROWS_PER_INSERT) {
+    await tx.delete(managedObjects).where(and(eq(managedObjects.kind, kind), inArray(managedObjects.name, names.slice(start, start + MANAGED_ROWS_PER_INSERT))));
+  }
 }
 
 export const configManaged = (kind: AppliedKind, name: string) =>
