@@ -152,6 +152,8 @@ export const envSchema = z.object({
   ),
   /** Rows an MCP tool call returns at most; the note on a cut result says how to fetch the rest. */
   SLUICE_MCP_MAX_ROWS: wholeNumber(500, { min: 1, max: 100_000 }),
+  /** Bytes an MCP tool call's answer holds at most (its rows are cut to fit); the note on a cut result says how to fetch the rest. */
+  SLUICE_MCP_MAX_BYTES: wholeNumber(2 ** 20, { min: 64 * 1024, max: 256 * 2 ** 20 }),
   /** A configuration file (YAML or JSON) applied at startup, once per SHA-256 of its bytes. */
   SLUICE_CONFIG_FILE: optionalText,
   /** Applying SLUICE_CONFIG_FILE deletes managed objects the file lacks, in the sections it has. */

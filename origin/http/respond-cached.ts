@@ -44,7 +44,7 @@ export async function respondCached(c: Context<AppEnv>, target: CacheableRun, ru
     page: paging.page,
     page_size: paging.pageSize,
   };
-  const key = responseCacheKey({ ...meta, params: target.input.params, pageSize: paging.pageSize, countBeyond: paging.countBeyond });
+  const key = responseCacheKey({ ...meta, params: target.input.params, pageSize: paging.pageSize, countBeyond: paging.countBeyond, maxBytes: paging.maxBytes });
   const failed = (operation: string) => (err: unknown) => {
     logger.warn({ ...requestScopeOf(c), err: { message: (err as Error).message } }, `response cache ${operation} failed`);
     return null;
