@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { SluiceError, badRequest } from '../errors.ts';
+import { DEPTH_PROBLEM, nestsDeeperThan } from '../../shared/json-depth.ts';
 import { NUL_PROBLEM, nulPaths } from '../../shared/nul.ts';
 
 /** The largest request body read (JSON bodies: SQL, parameters, definitions). */
@@ -22,7 +23,8 @@ const DEFAULT_LIMIT: BodyLimit = {
  * Reads a JSON body and validates it. Unknown fields are refused with
  * `unknown_field`; other problems give `invalid_request` with an `errors` map
  * keyed by field path; a body past MAX_BODY_BYTES gives 413
- * `payload_too_large` before it is all read.
+ * `payload_too_large` before it is all read; one nesting deeper than 64
+ * levels is 400.
  */
 export async function readBody<T extends z.ZodType>(c: Context, schema: T, { optional = false } = {}): Promise<z.infer<T>> {
   const text = await bodyText(c);
@@ -36,6 +38,7 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T, { opt
   } else if (!optional) {
     throw badRequest('Request body is required');
   }
+  refuseDeep(raw);
   refuseNul(raw);
   return validate(schema, raw);
 }
@@ -53,8 +56,14 @@ export async function readDocument(c: Context, parse: (text: string, syntax: 'js
   const text = await bodyText(c);
   if (text.trim() === '') throw badRequest('Request body is required');
   const raw = parse(text, isYamlBody(c) ? 'yaml' : 'json');
+  refuseDeep(raw);
   refuseNul(raw);
   return raw;
+}
+
+/** A body nesting past MAX_JSON_DEPTH is refused before anything else walks it (shared/json-depth.ts). */
+function refuseDeep(raw: unknown): void {
+  if (nestsDeeperThan(raw)) throw badRequest(`Request body ${DEPTH_PROBLEM}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { DEPTH_PROBLEM, nestsDeeperThan } from '../../../shared/json-depth.ts';
 import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
 import { parseMongoUri } from '../../drivers/mongodb/client.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
@@ -134,6 +135,7 @@ export const fileSha256 = (bytes: Uint8Array): string => createHash('sha256').up
  */
 export function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml', { maxObjects }: { maxObjects?: number } = {}): ConfigFile {
   const raw = contentType === 'json' ? readJson(bytes) : readYaml(bytes);
+  if (nestsDeeperThan(raw)) throw invalidConfig([{ path: '', message: `the file ${DEPTH_PROBLEM}` }]);
   if (maxObjects !== undefined) assertObjectCount(raw, maxObjects);
   const nul = nulPaths(raw);
   if (nul.length > 0) throw invalidConfig(nul.map((path) => ({ path: problemPath(path.split('.').map(index)), message: NUL_PROBLEM })));
@@ -155,13 +157,31 @@ function readJson(bytes: Buffer): unknown {
   }
 }
 
+/**
+ * An alias may be expanded at most MAX_ALIAS_COUNT times in all: a file of
+ * nested aliases ("billion laughs") would otherwise expand exponentially.
+ */
+const MAX_ALIAS_COUNT = 100;
+
+/** A parser error's first line; the parser recurses on nested collections, and a document too deep for it is the depth problem. */
+const yamlProblem = (message: string): string => (/Maximum call stack size exceeded/.test(message) ? `the file ${DEPTH_PROBLEM}` : message.split('\n')[0]!);
+
 function readYaml(bytes: Buffer): unknown {
-  // YAML 1.2 core schema: `yes`/`no` stay text, as in JSON.
-  const document = parseDocument(bytes.toString('utf8'), { prettyErrors: true, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    throw invalidConfig(document.errors.map((err) => ({ path: '', message: `not valid YAML: ${err.message.split('\n')[0]}` })));
+  try {
+    // YAML 1.2 core schema: `yes`/`no` stay text, as in JSON.
+    const document = parseDocument(bytes.toString('utf8'), { prettyErrors: true, uniqueKeys: true });
+    if (document.errors.length > 0) {
+      throw invalidConfig(document.errors.map((err) => ({ path: '', message: `not valid YAML: ${yamlProblem(err.message)}` })));
+    }
+    return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    if (err instanceof RangeError) throw invalidConfig([{ path: '', message: `not valid YAML: the file ${DEPTH_PROBLEM}` }]);
+    // Thrown by toJS past maxAliasCount.
+    if (err instanceof ReferenceError) {
+      throw invalidConfig([{ path: '', message: `not valid YAML: its aliases expand more than ${MAX_ALIAS_COUNT} times (${err.message}): write the values out` }]);
+    }
+    throw err;
   }
-  return document.toJS({ maxAliasCount: 100 });
 }
 
 function shapeProblems(error: z.ZodError): ConfigProblem[] {
