@@ -19,7 +19,7 @@ import { destinationsSection } from './sections/destinations.ts';
 import { exportsSection } from './sections/exports.ts';
 import { queriesSection } from './sections/queries.ts';
 import { rolesSection } from './sections/roles.ts';
-import { inApplyTransaction } from './transaction.ts';
+import { inApplyTransaction, nextTurn } from './transaction.ts';
 
 /** Where a file goes: `workspace` is the one a workspace-scoped call is for (the file's own must then match). */
 export interface ConfigTarget {
@@ -154,14 +154,6 @@ async function prune(
     if (gone.length > 0) await forget(kind, gone);
   }
 }
-
-/**
- * Lets the event loop run between objects. On the embedded store every
- * statement completes as a promise without I/O, so a whole apply would run
- * as one chain of microtasks: no other request (not even /health) would be
- * answered until it ended.
- */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The call's workspace, which the file's own must match when both are given; else the file's, else `default`. */
 function targetWorkspace(file: ConfigFile, called: string | undefined): string {

@@ -6,6 +6,7 @@ import { apiKeys, managedObjects, queries, roles } from '../../store/schema/inde
 import { byName } from '../collections/lookup.ts';
 import { APPLIED_KINDS, type AppliedKind, KIND_NOUN, byKind } from './kinds.ts';
 import type { KindChanges } from './plan.ts';
+import { nextTurn } from './transaction.ts';
 
 /**
  * Managed objects: what a configuration file applied or named. Prune
@@ -23,8 +24,12 @@ export async function managedNames(db: StoreDb, workspace?: string): Promise<Rec
   return names;
 }
 
-/** A statement takes at most 65,535 parameters; a row inserted here is five, a name deleted one. */
-const MANAGED_ROWS_PER_INSERT = 5_000;
+/**
+ * Rows per statement: a statement takes at most 65,535 parameters (a row
+ * inserted here is five, a name deleted one), and a smaller one lets other
+ * requests in between (nextTurn).
+ */
+const MANAGED_ROWS_PER_INSERT = 1_000;
 
 /**
  * After an apply's changes: what it made, changed or named is managed, by
@@ -41,6 +46,7 @@ export async function recordManaged(tx: StoreDb, changes: Record<AppliedKind, Ki
         .insert(managedObjects)
         .values(touched.slice(start, start + MANAGED_ROWS_PER_INSERT).map((name) => ({ kind, name, workspace, fileSha256: sha256, managedAt: now })))
         .onConflictDoUpdate({ target: [managedObjects.kind, managedObjects.name], set: { workspace, fileSha256: sha256, managedAt: now } });
+      await nextTurn();
     }
     if (deleted.length > 0) await forgetManaged(tx, kind, deleted);
   }
