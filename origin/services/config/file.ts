@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { DEPTH_PROBLEM, nestsDeeperThan } from '../../../shared/json-depth.ts';
 import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
@@ -14,6 +13,7 @@ import * as query from '../queries/fields.ts';
 import * as role from '../roles/fields.ts';
 import { assertObjectCount } from './limits.ts';
 import { type ConfigProblem, invalidConfig, problemPath } from './problems.ts';
+import { readYaml } from './read-yaml.ts';
 
 /**
  * The configuration file (`format: sluice-config`, `format_version: 1`): each
@@ -133,8 +133,8 @@ export const fileSha256 = (bytes: Uint8Array): string => createHash('sha256').up
  * keys. With `maxObjects`, a file holding more is 413 `config_too_large`
  * before it is validated.
  */
-export function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml', { maxObjects }: { maxObjects?: number } = {}): ConfigFile {
-  const raw = contentType === 'json' ? readJson(bytes) : readYaml(bytes);
+export async function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml', { maxObjects }: { maxObjects?: number } = {}): Promise<ConfigFile> {
+  const raw = contentType === 'json' ? readJson(bytes) : await readYaml(bytes);
   if (nestsDeeperThan(raw)) throw invalidConfig([{ path: '', message: `the file ${DEPTH_PROBLEM}` }]);
   if (maxObjects !== undefined) assertObjectCount(raw, maxObjects);
   const nul = nulPaths(raw);
@@ -154,33 +154,6 @@ function readJson(bytes: Buffer): unknown {
     return JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     throw invalidConfig([{ path: '', message: `not valid JSON: ${(err as Error).message}` }]);
-  }
-}
-
-/**
- * An alias may be expanded at most MAX_ALIAS_COUNT times in all: a file of
- * nested aliases ("billion laughs") would otherwise expand exponentially.
- */
-const MAX_ALIAS_COUNT = 100;
-
-/** A parser error's first line; the parser recurses on nested collections, and a document too deep for it is the depth problem. */
-const yamlProblem = (message: string): string => (/Maximum call stack size exceeded/.test(message) ? `the file ${DEPTH_PROBLEM}` : message.split('\n')[0]!);
-
-function readYaml(bytes: Buffer): unknown {
-  try {
-    // YAML 1.2 core schema: `yes`/`no` stay text, as in JSON.
-    const document = parseDocument(bytes.toString('utf8'), { prettyErrors: true, uniqueKeys: true });
-    if (document.errors.length > 0) {
-      throw invalidConfig(document.errors.map((err) => ({ path: '', message: `not valid YAML: ${yamlProblem(err.message)}` })));
-    }
-    return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (err) {
-    if (err instanceof RangeError) throw invalidConfig([{ path: '', message: `not valid YAML: the file ${DEPTH_PROBLEM}` }]);
-    // Thrown by toJS past maxAliasCount.
-    if (err instanceof ReferenceError) {
-      throw invalidConfig([{ path: '', message: `not valid YAML: its aliases expand more than ${MAX_ALIAS_COUNT} times (${err.message}): write the values out` }]);
-    }
-    throw err;
   }
 }
 

@@ -14,7 +14,7 @@ export async function readConfigBody(c: Context<AppEnv>): Promise<{ file: Config
   const maxBytes = env.SLUICE_CONFIG_MAX_BYTES;
   const bytes = await bodyBytes(c, { bytes: maxBytes, tooLarge: () => configTooLarge(maxBytes) });
   if (bytes.length === 0) throw badRequest('Request body is required: the configuration file, as JSON or as YAML with Content-Type: application/yaml');
-  const file = parseConfigFile(bytes, isYamlBody(c) ? 'yaml' : 'json', { maxObjects: env.SLUICE_CONFIG_MAX_OBJECTS });
+  const file = await parseConfigFile(bytes, isYamlBody(c) ? 'yaml' : 'json', { maxObjects: env.SLUICE_CONFIG_MAX_OBJECTS });
   return { file, sha256: fileSha256(bytes) };
 }
 
