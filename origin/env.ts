@@ -180,12 +180,18 @@ export const envSchema = z.object({
   ),
   /** Rows an MCP tool call returns at most; the note on a cut result says how to fetch the rest. */
   SLUICE_MCP_MAX_ROWS: wholeNumber(500, { min: 1, max: 100_000 }),
+  /** Bytes an MCP tool call's answer holds at most (its rows are cut to fit); the note on a cut result says how to fetch the rest. */
+  SLUICE_MCP_MAX_BYTES: wholeNumber(2 ** 20, { min: 64 * 1024, max: 256 * 2 ** 20 }),
   /** A configuration file (YAML or JSON) applied at startup, once per SHA-256 of its bytes. */
   SLUICE_CONFIG_FILE: optionalText,
   /** Applying SLUICE_CONFIG_FILE deletes managed objects the file lacks, in the sections it has. */
   SLUICE_CONFIG_PRUNE: flag.default(false),
   /** Every Management API change to a managed object answers 409 `config_managed`. */
   SLUICE_CONFIG_LOCKED: flag.default(false),
+  /** Bytes a configuration file sent to `/api/v1/config/diff` or `apply` may have; past it 413 `config_too_large`. */
+  SLUICE_CONFIG_MAX_BYTES: wholeNumber(4 * 2 ** 20, { min: 1024, max: 2 ** 30 }),
+  /** Objects (list entries, descriptions' items) such a file may hold; past it 413 `config_too_large`. */
+  SLUICE_CONFIG_MAX_OBJECTS: wholeNumber(20_000, { min: 1, max: 10_000_000 }),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -20,6 +20,8 @@ export interface CacheKeyParts {
   pageSize: number;
   /** An MCP tool's page also counts the rows after it (its answer says how many): kept apart from plain pages. */
   countBeyond?: number;
+  /** An MCP tool's page also ends at a byte budget: kept apart from pages of other budgets. */
+  maxBytes?: number;
 }
 
 /** Bumped if the key's recipe changes, so old entries are never read under a new meaning. */
@@ -32,7 +34,8 @@ export async function cacheKey(parts: CacheKeyParts): Promise<string> {
 /** The text whose SHA-256 is the key (the origin hashes it synchronously with node:crypto, off Web Crypto's promise). */
 export function cacheKeyText(parts: CacheKeyParts): string {
   const recipe = [KEY_RECIPE, parts.query, parts.version, parts.connection, parts.params, parts.format, parts.page, parts.pageSize];
-  return canonicalJson(parts.countBeyond === undefined ? recipe : [...recipe, parts.countBeyond]);
+  const mcp = parts.maxBytes === undefined ? [] : [parts.maxBytes];
+  return canonicalJson(parts.countBeyond === undefined && mcp.length === 0 ? recipe : [...recipe, parts.countBeyond ?? null, ...mcp]);
 }
 
 /**

@@ -58,6 +58,7 @@ export const ERROR_STATUS = {
   audit_key_required: 409,
   precondition_failed: 412,
   payload_too_large: 413,
+  config_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
   query_failed: 500,

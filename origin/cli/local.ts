@@ -88,9 +88,9 @@ export async function localBackend(out: Output, { create }: { create: boolean })
     importBundle: (file, options) => importBundle(deps, CLI_ACTOR, refuseNul(file.document), { ...options, workspace: 'default' }),
     exportConfig: (options) => exportConfig(deps, options),
     // Known by the SHA-256 of its bytes, as when sent to a server.
-    diffConfig: (file, { prune }) => diffConfig(deps, CLI_ACTOR, parseConfigFile(file.bytes, file.syntax), { prune, sha256: fileSha256(file.bytes) }),
-    applyConfig: (file, { prune, dryRun }) =>
-      applyConfig(deps, CLI_ACTOR, parseConfigFile(file.bytes, file.syntax), { prune, dryRun, sha256: fileSha256(file.bytes) }),
+    diffConfig: async (file, { prune }) => diffConfig(deps, CLI_ACTOR, await parseConfigFile(file.bytes, file.syntax), { prune, sha256: fileSha256(file.bytes) }),
+    applyConfig: async (file, { prune, dryRun }) =>
+      applyConfig(deps, CLI_ACTOR, await parseConfigFile(file.bytes, file.syntax), { prune, dryRun, sha256: fileSha256(file.bytes) }),
     close: () => opened.close(),
   };
 }

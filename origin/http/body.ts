@@ -2,18 +2,29 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { SluiceError, badRequest } from '../errors.ts';
+import { DEPTH_PROBLEM, nestsDeeperThan } from '../../shared/json-depth.ts';
 import { NUL_PROBLEM, nulPaths } from '../../shared/nul.ts';
 
 /** The largest request body read (JSON bodies: SQL, parameters, definitions). */
 export const MAX_BODY_BYTES = 10 * 2 ** 20;
 
-const tooLarge = () => new SluiceError('payload_too_large', `Request body is larger than ${MAX_BODY_BYTES / 2 ** 20} MiB`);
+/** The most bytes a body may have, and the 413 past it. */
+export interface BodyLimit {
+  bytes: number;
+  tooLarge: () => SluiceError;
+}
+
+const DEFAULT_LIMIT: BodyLimit = {
+  bytes: MAX_BODY_BYTES,
+  tooLarge: () => new SluiceError('payload_too_large', `Request body is larger than ${MAX_BODY_BYTES / 2 ** 20} MiB`),
+};
 
 /**
  * Reads a JSON body and validates it. Unknown fields are refused with
  * `unknown_field`; other problems give `invalid_request` with an `errors` map
  * keyed by field path; a body past MAX_BODY_BYTES gives 413
- * `payload_too_large` before it is all read.
+ * `payload_too_large` before it is all read; one nesting deeper than 64
+ * levels is 400.
  */
 export async function readBody<T extends z.ZodType>(c: Context, schema: T, { optional = false } = {}): Promise<z.infer<T>> {
   const text = await bodyText(c);
@@ -27,6 +38,7 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T, { opt
   } else if (!optional) {
     throw badRequest('Request body is required');
   }
+  refuseDeep(raw);
   refuseNul(raw);
   return validate(schema, raw);
 }
@@ -44,8 +56,14 @@ export async function readDocument(c: Context, parse: (text: string, syntax: 'js
   const text = await bodyText(c);
   if (text.trim() === '') throw badRequest('Request body is required');
   const raw = parse(text, isYamlBody(c) ? 'yaml' : 'json');
+  refuseDeep(raw);
   refuseNul(raw);
   return raw;
+}
+
+/** A body nesting past MAX_JSON_DEPTH is refused before anything else walks it (shared/json-depth.ts). */
+function refuseDeep(raw: unknown): void {
+  if (nestsDeeperThan(raw)) throw badRequest(`Request body ${DEPTH_PROBLEM}`);
 }
 
 /**
@@ -83,18 +101,19 @@ const bodyText = async (c: Context): Promise<string> => (await bodyBytes(c)).toS
  * whole fetch Request (a web stream over the Node one, headers, an abort
  * signal) to read ~100 bytes, which cost more than the rest of a one-row
  * lookup's handling. Bodies are read here only, so nothing else has started
- * on the Node stream.
+ * on the Node stream. A route with a limit of its own (a configuration file)
+ * passes it, with the error that names its setting.
  */
-export async function bodyBytes(c: Context): Promise<Buffer> {
+export async function bodyBytes(c: Context, limit: BodyLimit = DEFAULT_LIMIT): Promise<Buffer> {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const declared = Number(c.req.header('content-length'));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (declared > limit.bytes) throw limit.tooLarge();
   if (!incoming) {
     const bytes = Buffer.from(await c.req.arrayBuffer());
-    if (bytes.length > MAX_BODY_BYTES) throw tooLarge();
+    if (bytes.length > limit.bytes) throw limit.tooLarge();
     return bytes;
   }
-  return readIncoming(incoming);
+  return readIncoming(incoming, limit);
 }
 
 /**
@@ -102,7 +121,7 @@ export async function bodyBytes(c: Context): Promise<Buffer> {
  * unread (Node discards what a finished response leaves), so the client
  * still gets its 413 instead of a reset connection.
  */
-function readIncoming(incoming: IncomingMessage): Promise<Buffer> {
+function readIncoming(incoming: IncomingMessage, limit: BodyLimit): Promise<Buffer> {
   if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -114,7 +133,7 @@ function readIncoming(incoming: IncomingMessage): Promise<Buffer> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) settle(() => reject(tooLarge()));
+      if (size > limit.bytes) settle(() => reject(limit.tooLarge()));
       else chunks.push(chunk);
     };
     const onEnd = () => settle(() => resolve(Buffer.concat(chunks, size)));

@@ -45,7 +45,7 @@ export async function respondCached(c: Context<AppEnv>, target: CacheableRun, ru
     page: paging.page,
     page_size: paging.pageSize,
   };
-  const key = responseCacheKey({ ...meta, params: target.input.params, pageSize: paging.pageSize, countBeyond: paging.countBeyond });
+  const key = responseCacheKey({ ...meta, params: target.input.params, pageSize: paging.pageSize, countBeyond: paging.countBeyond, maxBytes: paging.maxBytes });
   const failed = (operation: string) => (err: unknown) => {
     // An outage is logged once, by the breaker, not once per request.
     if (err instanceof RedisUnavailable) return null;

@@ -15,10 +15,19 @@ const ATTACHMENT_FORMATS: ReadonlySet<Format> = new Set(['xlsx', 'parquet']);
  */
 const LEFT_OUT_HEADER = 'X-Rows-Left-Out';
 
+/** Where a page ended early at its byte budget (Paging.maxBytes, an MCP tool's page) carries that budget. */
+const CUT_AT_BYTES_HEADER = 'X-Rows-Cut-At-Bytes';
+
 /** The count a page answer carries, or null when it counted none. */
 export function leftOutOf(response: Response): LeftOut | null {
   const count = /^(\d+)(\+?)$/.exec(response.headers.get(LEFT_OUT_HEADER) ?? '');
   return count ? { rows: Number(count[1]), more: count[2] === '+' } : null;
+}
+
+/** The byte budget a page answer was cut at, or null when it was not. */
+export function cutAtBytesOf(response: Response): number | null {
+  const bytes = /^\d+$/.exec(response.headers.get(CUT_AT_BYTES_HEADER) ?? '');
+  return bytes ? Number(bytes[0]) : null;
 }
 
 export interface PageResponse {
@@ -40,6 +49,7 @@ export async function pageResponse(
     'X-Has-More': String(run.hasMore),
   };
   if (run.leftOut) headers[LEFT_OUT_HEADER] = `${run.leftOut.rows}${run.leftOut.more ? '+' : ''}`;
+  if (run.cutAtBytes !== undefined) headers[CUT_AT_BYTES_HEADER] = String(run.cutAtBytes);
   if (run.rows.length === 0 && format === 'json') {
     return { response: c.json({ message: 'No results returned' }, 200, headers), serializationMs: 0 };
   }

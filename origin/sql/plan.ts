@@ -13,6 +13,11 @@ export interface Paging {
   pageSize: number;
   /** Count up to this many rows after the page (an MCP tool's note): the engine pages the cursor, the statement is not rewritten. */
   countBeyond?: number;
+  /**
+   * End the page once its rows would pass about this many bytes as JSON (an
+   * MCP tool's answer): the rows after it are neither read nor counted.
+   */
+  maxBytes?: number;
 }
 
 export interface PlannedStatement {

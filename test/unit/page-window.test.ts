@@ -38,4 +38,16 @@ describe('readPage', () => {
     await readPage(source.batches, { skip: 0, take: 10, probe: true, countBeyond: 25 });
     expect(source.pulled.batches).toBe(4);
   });
+
+  it('ends the page before a row that would pass maxBytes, neither reading nor counting further', async () => {
+    // A number takes 32 bytes in the estimate: three fit in 100.
+    const source = numbers(1000, 2);
+    expect(await readPage(source.batches, { skip: 0, take: 10, probe: true, countBeyond: 100, maxBytes: 100 })).toEqual({ rows: [1, 2, 3], hasMore: true, cutAtBytes: 100 });
+    expect(source.pulled.batches).toBe(2);
+    expect(await page(3, 2, { skip: 0, take: 10, probe: true, maxBytes: 100 })).toEqual({ rows: [1, 2, 3], hasMore: false });
+    async function* huge() {
+      yield ['x'.repeat(1000), 'y'];
+    }
+    expect(await readPage(huge(), { skip: 0, take: 10, probe: true, maxBytes: 100 })).toEqual({ rows: [], hasMore: true, cutAtBytes: 100 });
+  });
 });

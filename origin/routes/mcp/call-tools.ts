@@ -7,7 +7,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { requestScopeOf } from '../../http/request-scope.ts';
 import { respondCached } from '../../http/respond-cached.ts';
 import { respondRows, respondSource } from '../../http/respond-rows.ts';
-import { leftOutOf } from '../../http/rows-response.ts';
+import { cutAtBytesOf, leftOutOf } from '../../http/rows-response.ts';
 import { tablesOf, usableConnections } from '../../services/mcp/connections.ts';
 import { mcpRowOptions } from '../../services/mcp/options.ts';
 import { type RowsOutcome, errorResult, rowsResult, valueResult } from '../../services/mcp/result.ts';
@@ -54,7 +54,7 @@ export async function callQueryTool(c: Context<AppEnv>, query: string, args: Rec
   );
   const page = await pageOf(response);
   const fetchAll = `GET ${streamUrl(c, prepared.query, supplied, connection)} with your key`;
-  return rowsResult(`${prepared.query} (version ${prepared.version})`, { ...page, cap: options.paging!.pageSize, fetchAll });
+  return rowsResult(`${prepared.query} (version ${prepared.version})`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
 }
 
 const sqlArguments = z.strictObject({
@@ -75,7 +75,7 @@ export async function callSqlTool(c: Context<AppEnv>, args: Record<string, unkno
   const response = await admitted(c, false, () => respondRows(c, input, { query: null, version: null, filename: 'result', transport: 'mcp' }));
   const page = await pageOf(response);
   const fetchAll = `POST ${mainUrl(c, '/execute_sql?stream=true&format=ndjson')} with your key and the same sql, params and connection_name`;
-  return rowsResult(`SQL on ${connection}`, { ...page, cap: options.paging!.pageSize, fetchAll });
+  return rowsResult(`SQL on ${connection}`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
 }
 
 const tablesArguments = z.strictObject({
@@ -96,10 +96,11 @@ export async function callConnectionsTool(c: Context<AppEnv>): Promise<CallToolR
   return valueResult(`${usable.length} connection${usable.length === 1 ? '' : 's'} you may run SQL on.`, { connections: usable });
 }
 
-/** A page answer's rows (JSON objects; an empty result answers `{message}`), whether more rows exist and how many. */
-async function pageOf(response: Response): Promise<Pick<RowsOutcome, 'rows' | 'truncated' | 'leftOut'>> {
+/** A page answer's rows (JSON objects; an empty result answers `{message}`), whether more rows exist, how many, and whether its byte budget cut it. */
+async function pageOf(response: Response): Promise<Pick<RowsOutcome, 'rows' | 'truncated' | 'leftOut' | 'cutAtBytes'>> {
   const body: unknown = JSON.parse(await response.text());
-  return { rows: Array.isArray(body) ? body : [], truncated: response.headers.get('x-has-more') === 'true', leftOut: leftOutOf(response) };
+  const cutAtBytes = cutAtBytesOf(response) !== null;
+  return { rows: Array.isArray(body) ? body : [], truncated: response.headers.get('x-has-more') === 'true', leftOut: cutAtBytes ? null : leftOutOf(response), cutAtBytes };
 }
 
 /** Zod's problems by argument name, one line each (unknown arguments named too). */

@@ -1,4 +1,5 @@
 import { type Context, Hono } from 'hono';
+import { DEPTH_PROBLEM, nestsDeeperThan } from '../../../shared/json-depth.ts';
 import { bodyBytes } from '../../http/body.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { authInfoOf } from './server.ts';
@@ -23,6 +24,7 @@ async function handle(c: Context<AppEnv>): Promise<Response> {
   const id = c.req.header('mcp-session-id');
   const options = { authInfo: authInfoOf(c), parsedBody: c.req.method === 'POST' ? await messageOf(c) : undefined };
   if (options.parsedBody === PARSE_ERROR) return rpcError(c, 400, -32700, 'Parse error: the body is not JSON');
+  if (options.parsedBody === TOO_DEEP) return rpcError(c, 400, -32600, `Invalid Request: the body ${DEPTH_PROBLEM}`);
   if (id !== undefined) {
     const session = sessions.find(id, owner);
     if (!session) return rpcError(c, 404, -32001, 'Session not found: start a new one with initialize');
@@ -38,6 +40,7 @@ async function handle(c: Context<AppEnv>): Promise<Response> {
 }
 
 const PARSE_ERROR = Symbol('parse error');
+const TOO_DEEP = Symbol('too deep');
 
 /**
  * A POST's JSON-RPC message(s), read from the Node request as every body
@@ -46,11 +49,14 @@ const PARSE_ERROR = Symbol('parse error');
  */
 async function messageOf(c: Context<AppEnv>): Promise<unknown> {
   const text = (await bodyBytes(c)).toString('utf8');
+  let message: unknown;
   try {
-    return JSON.parse(text);
+    message = JSON.parse(text);
   } catch {
     return PARSE_ERROR;
   }
+  // Tool arguments are walked (NULs, parameters, canonical JSON): their depth is bounded as every body's is.
+  return nestsDeeperThan(message) ? TOO_DEEP : message;
 }
 
 mcpRoute.post('/mcp', handle);

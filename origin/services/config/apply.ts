@@ -19,7 +19,7 @@ import { destinationsSection } from './sections/destinations.ts';
 import { exportsSection } from './sections/exports.ts';
 import { queriesSection } from './sections/queries.ts';
 import { rolesSection } from './sections/roles.ts';
-import { inApplyTransaction } from './transaction.ts';
+import { inApplyTransaction, nextTurn } from './transaction.ts';
 
 /** Where a file goes: `workspace` is the one a workspace-scoped call is for (the file's own must then match). */
 export interface ConfigTarget {
@@ -94,6 +94,7 @@ export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile
       for (const [i, entry] of entries.entries()) {
         const path = entryPath(kind, i, entry.name);
         await attempt(path, (d) => section.upsert(d, ctx, entry, path));
+        await nextTurn();
       }
     }
     if (options.prune) await prune(file, ctx, managed, attempt, (kind, names) => forgetManaged(txDeps.store.db, kind, names));
@@ -149,6 +150,7 @@ async function prune(
           throw err;
         }
       });
+      await nextTurn();
     }
     if (gone.length > 0) await forget(kind, gone);
   }

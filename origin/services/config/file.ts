@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { DEPTH_PROBLEM, nestsDeeperThan } from '../../../shared/json-depth.ts';
 import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
 import { parseMongoUri } from '../../drivers/mongodb/client.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
@@ -12,7 +12,9 @@ import * as exportFields from '../exports/fields.ts';
 import * as key from '../keys/fields.ts';
 import * as query from '../queries/fields.ts';
 import * as role from '../roles/fields.ts';
+import { assertObjectCount } from './limits.ts';
 import { type ConfigProblem, invalidConfig, problemPath } from './problems.ts';
+import { readYaml } from './read-yaml.ts';
 
 /**
  * The configuration file (`format: sluice-config`, `format_version: 1`): each
@@ -138,10 +140,13 @@ export const fileSha256 = (bytes: Uint8Array): string => createHash('sha256').up
  * either) or JSON. Every problem found without the store is thrown at once as
  * 400 `invalid_config`: syntax (with its line), shape (unknown fields, types,
  * literal passwords), names repeated within a section, a secret given to two
- * keys.
+ * keys. With `maxObjects`, a file holding more is 413 `config_too_large`
+ * before it is validated.
  */
-export function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml'): ConfigFile {
-  const raw = contentType === 'json' ? readJson(bytes) : readYaml(bytes);
+export async function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml', { maxObjects }: { maxObjects?: number } = {}): Promise<ConfigFile> {
+  const raw = contentType === 'json' ? readJson(bytes) : await readYaml(bytes);
+  if (nestsDeeperThan(raw)) throw invalidConfig([{ path: '', message: `the file ${DEPTH_PROBLEM}` }]);
+  if (maxObjects !== undefined) assertObjectCount(raw, maxObjects);
   const nul = nulPaths(raw);
   if (nul.length > 0) throw invalidConfig(nul.map((path) => ({ path: problemPath(path.split('.').map(index)), message: NUL_PROBLEM })));
   const parsed = configFileSchema.safeParse(raw);
@@ -160,15 +165,6 @@ function readJson(bytes: Buffer): unknown {
   } catch (err) {
     throw invalidConfig([{ path: '', message: `not valid JSON: ${(err as Error).message}` }]);
   }
-}
-
-function readYaml(bytes: Buffer): unknown {
-  // YAML 1.2 core schema: `yes`/`no` stay text, as in JSON.
-  const document = parseDocument(bytes.toString('utf8'), { prettyErrors: true, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    throw invalidConfig(document.errors.map((err) => ({ path: '', message: `not valid YAML: ${err.message.split('\n')[0]}` })));
-  }
-  return document.toJS({ maxAliasCount: 100 });
 }
 
 function shapeProblems(error: z.ZodError): ConfigProblem[] {

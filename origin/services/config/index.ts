@@ -2,7 +2,7 @@
  * Configuration as code: what the Management API's `/api/v1/config`, the
  * startup file (SLUICE_CONFIG_FILE) and the `sluice` command call.
  *
- * - `parseConfigFile(bytes, 'json' | 'yaml')`: the file, or 400 `invalid_config`.
+ * - `parseConfigFile(bytes, 'json' | 'yaml')`: (a promise of) the file, or 400 `invalid_config`.
  * - `diffConfig(deps, actor, file, {workspace, prune})`: the plan of an apply
  *   that is rolled back (so a diff and an apply never disagree).
  * - `applyConfig(deps, actor, file, {workspace, prune, dryRun})`: every change
@@ -15,6 +15,7 @@
 export { type ConfigFile, CONFIG_FORMAT, CONFIG_FORMAT_VERSION, fileSha256, parseConfigFile } from './file.ts';
 export type { ConfigPlan, ConfigWarning, FieldChange, KindChanges, KindCounts, ObjectUpdate } from './plan.ts';
 export { type ConfigProblem, describeProblem } from './problems.ts';
+export { configTooLarge } from './limits.ts';
 export { APPLIED_KINDS, type AppliedKind, CONFIG_KINDS, type ConfigKind } from './kinds.ts';
 export { type ApplyOptions, type ConfigTarget, applyConfig, diffConfig } from './apply.ts';
 export { type ExportOptions, exportConfig } from './export.ts';

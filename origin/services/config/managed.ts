@@ -6,6 +6,7 @@ import { apiKeys, managedObjects, queries, roles } from '../../store/schema/inde
 import { byName } from '../collections/lookup.ts';
 import { APPLIED_KINDS, type AppliedKind, KIND_NOUN, byKind } from './kinds.ts';
 import type { KindChanges } from './plan.ts';
+import { nextTurn } from './transaction.ts';
 
 /**
  * Managed objects: what a configuration file applied or named. Prune
@@ -24,6 +25,13 @@ export async function managedNames(db: StoreDb, workspace?: string): Promise<Rec
 }
 
 /**
+ * Rows per statement: a statement takes at most 65,535 parameters (a row
+ * inserted here is five, a name deleted one), and a smaller one lets other
+ * requests in between (nextTurn).
+ */
+const MANAGED_ROWS_PER_INSERT = 1_000;
+
+/**
  * After an apply's changes: what it made, changed or named is managed, by
  * this file; what it deleted is not. `named` are the objects the file names
  * that were already managed and unchanged: left as they are.
@@ -33,11 +41,12 @@ export async function recordManaged(tx: StoreDb, changes: Record<AppliedKind, Ki
   for (const kind of APPLIED_KINDS) {
     const { create, update, delete: deleted, manage } = changes[kind];
     const touched = [...create, ...update.map((u) => u.name), ...manage];
-    if (touched.length > 0) {
+    for (let start = 0; start < touched.length; start += MANAGED_ROWS_PER_INSERT) {
       await tx
         .insert(managedObjects)
-        .values(touched.map((name) => ({ kind, name, workspace, fileSha256: sha256, managedAt: now })))
+        .values(touched.slice(start, start + MANAGED_ROWS_PER_INSERT).map((name) => ({ kind, name, workspace, fileSha256: sha256, managedAt: now })))
         .onConflictDoUpdate({ target: [managedObjects.kind, managedObjects.name], set: { workspace, fileSha256: sha256, managedAt: now } });
+      await nextTurn();
     }
     if (deleted.length > 0) await forgetManaged(tx, kind, deleted);
   }
@@ -49,7 +58,9 @@ export async function recordManaged(tx: StoreDb, changes: Record<AppliedKind, Ki
  * taken for what the file applied (prune would delete it, the lock refuse it).
  */
 export async function forgetManaged(tx: StoreDb, kind: AppliedKind, names: string[]): Promise<void> {
-  await tx.delete(managedObjects).where(and(eq(managedObjects.kind, kind), inArray(managedObjects.name, names)));
+  for (let start = 0; start < names.length; start += MANAGED_ROWS_PER_INSERT) {
+    await tx.delete(managedObjects).where(and(eq(managedObjects.kind, kind), inArray(managedObjects.name, names.slice(start, start + MANAGED_ROWS_PER_INSERT))));
+  }
 }
 
 export const configManaged = (kind: AppliedKind, name: string) =>

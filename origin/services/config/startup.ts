@@ -51,7 +51,7 @@ export async function applyStartupFile(deps: AppDeps, path: string, { prune }: {
   const sha256 = fileSha256(bytes);
   const failed = `SLUICE_CONFIG_FILE ${path} (sha256 ${sha256}) cannot be applied; nothing was changed:`;
   try {
-    const file = parseConfigFile(bytes, /\.json$/i.test(path) ? 'json' : 'yaml');
+    const file = await parseConfigFile(bytes, /\.json$/i.test(path) ? 'json' : 'yaml');
     return await deps.store.db.transaction(async (tx): Promise<StartupOutcome> => {
       await tx.execute(sql`select pg_advisory_xact_lock(${STARTUP_LOCK})`);
       const [done] = await tx.select({ sha256: configApplications.sha256 }).from(configApplications).where(eq(configApplications.sha256, sha256));

@@ -10,6 +10,14 @@ import { forgetQueryDefinitions } from '../queries/definition-cache.ts';
 /** Any fixed number: one configuration apply at a time across every origin on the store. */
 const CONFIG_LOCK = 7_311_020;
 
+/**
+ * Lets the event loop run, between the objects of an apply. On the embedded
+ * store every statement completes as a promise without I/O, so a whole
+ * apply would run as one chain of microtasks: no other request (not even
+ * /health) would be answered until it ended.
+ */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Thrown out of the transaction to roll it back with a result: a diff, a dry run. */
 class Rollback<T> {
   constructor(readonly result: T) {}

@@ -14,10 +14,15 @@ export const MCP_COUNT_BEYOND = 100_000;
  * SLUICE_MCP_MAX_ROWS allows, never more than a page may hold
  * (SLUICE_MAX_PAGE_SIZE, or the key's `max_rows` when lower), the rows after
  * it counted; the server's timeout lowered by the key's `query_timeout`, as
- * on `/q`.
+ * on `/q`. The page also ends at half of SLUICE_MCP_MAX_BYTES: an answer
+ * gives its rows twice (structured, and as text), and is cut to the exact
+ * limit once built (result.ts).
  */
-export function mcpRowOptions(env: Pick<Env, 'SLUICE_MCP_MAX_ROWS' | 'SLUICE_MAX_PAGE_SIZE' | 'SLUICE_QUERY_TIMEOUT' | 'SLUICE_STREAM_MAX_ROWS'>, caller: Pick<Caller, 'key'>): RowOptions {
+export function mcpRowOptions(
+  env: Pick<Env, 'SLUICE_MCP_MAX_ROWS' | 'SLUICE_MCP_MAX_BYTES' | 'SLUICE_MAX_PAGE_SIZE' | 'SLUICE_QUERY_TIMEOUT' | 'SLUICE_STREAM_MAX_ROWS'>,
+  caller: Pick<Caller, 'key'>,
+): RowOptions {
   const limits = rowLimits(env, caller);
   const options = parseRowOptions({ format: 'json', page_size: Math.min(env.SLUICE_MCP_MAX_ROWS, limits.maxPageSize) }, {}, limits);
-  return { ...options, paging: { ...options.paging!, countBeyond: MCP_COUNT_BEYOND } };
+  return { ...options, paging: { ...options.paging!, countBeyond: MCP_COUNT_BEYOND, maxBytes: Math.floor(env.SLUICE_MCP_MAX_BYTES / 2) } };
 }

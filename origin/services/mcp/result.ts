@@ -9,9 +9,16 @@ export interface RowsOutcome {
   /** How many, when counted. */
   leftOut: LeftOut | null;
   cap: number;
+  /** The page ended at its byte budget (the rows after it were not read). */
+  cutAtBytes: boolean;
+  /** Bytes the whole answer may take (SLUICE_MCP_MAX_BYTES). */
+  maxBytes: number;
   /** How to fetch every row (a `/q` URL with `stream=true`, or the `/execute_sql` call); said when truncated. */
   fetchAll: string;
 }
+
+/** Room left in SLUICE_MCP_MAX_BYTES for the JSON-RPC message (or event) around the tool's result. */
+const ENVELOPE_BYTES = 1024;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -25,13 +32,39 @@ function leftOutText(leftOut: LeftOut | null): string {
  * `row_count`, `truncated`, and when cut `rows_left_out` (a number, or
  * `"more than N"`), a `note` and `fetch_all`); the text
  * content is a short summary, then the same rows as JSON for clients that
- * only pass text on (the MCP specification asks for both).
+ * only pass text on (the MCP specification asks for both). Rows are left
+ * out from the end until the whole answer fits in `maxBytes`.
  */
 export function rowsResult(what: string, outcome: RowsOutcome): CallToolResult {
+  const budget = outcome.maxBytes - ENVELOPE_BYTES;
+  let result = buildRows(what, outcome);
+  let over = answerBytes(result) - budget;
+  if (over <= 0) return result;
+  // Each row is in the answer twice: as JSON, and as JSON inside the text's string.
+  const costs = outcome.rows.map((row) => {
+    const json = JSON.stringify(row);
+    return Buffer.byteLength(json) + Buffer.byteLength(JSON.stringify(json)) + 2;
+  });
+  let kept = outcome.rows.length;
+  while (over > 0) {
+    while (over > 0 && kept > 0) over -= costs[--kept];
+    const dropped = outcome.rows.length - kept;
+    const leftOut = outcome.leftOut && !outcome.cutAtBytes ? { rows: outcome.leftOut.rows + dropped, more: outcome.leftOut.more } : null;
+    result = buildRows(what, { ...outcome, rows: outcome.rows.slice(0, kept), truncated: true, cutAtBytes: true, leftOut });
+    over = answerBytes(result) - budget;
+    // The note itself no longer fits: nothing more to leave out.
+    if (kept === 0) break;
+  }
+  return result;
+}
+
+const answerBytes = (result: CallToolResult): number => Buffer.byteLength(JSON.stringify(result));
+
+function buildRows(what: string, outcome: RowsOutcome): CallToolResult {
   const count = outcome.rows.length;
-  const note = outcome.truncated
-    ? `Only the first ${plural(count, 'row')} are returned (the limit here is ${outcome.cap}); ${leftOutText(outcome.leftOut)}. To fetch them all: ${outcome.fetchAll}`
-    : null;
+  const limit = outcome.cutAtBytes ? `${outcome.maxBytes} bytes, SLUICE_MCP_MAX_BYTES` : String(outcome.cap);
+  const returned = count === 0 ? `No row is returned (the first alone passes the limit here, ${limit})` : `Only the first ${plural(count, 'row')} are returned (the limit here is ${limit})`;
+  const note = outcome.truncated ? `${returned}; ${leftOutText(outcome.leftOut)}. To fetch them all: ${outcome.fetchAll}` : null;
   const summary = note ? `${what}: ${note}` : `${what}: ${plural(count, 'row')}.`;
   return {
     content: [

@@ -13,7 +13,7 @@ import { projectedFields } from '../documents/query.ts';
 import { openSpool } from '../documents/spool.ts';
 import type { RowOptions } from './options.ts';
 import type { PageRun, StreamBody, StreamRun } from './run-sql.ts';
-import { type WindowedPage, capRows, readPage } from './window.ts';
+import { BYTE_BOUNDED_BATCH_SIZE, type WindowedPage, capRows, readPage } from './window.ts';
 
 /**
  * The run engine for document queries (`POST /execute_mongo`, saved queries
@@ -78,7 +78,7 @@ export async function runDocumentPage(deps: AppDeps, input: DocumentRunInput): P
   let page: WindowedPage<DocumentFields> = { rows: [], hasMore: false };
   let ok = false;
   try {
-    if (started.cursor) page = await readPage(started.cursor.batches, { skip: 0, take, probe, countBeyond: paging.countBeyond });
+    if (started.cursor) page = await readPage(started.cursor.batches, { skip: 0, take, probe, countBeyond: paging.countBeyond, maxBytes: paging.maxBytes });
     ok = true;
   } finally {
     await started.cursor?.close();
@@ -239,7 +239,7 @@ async function start(deps: AppDeps, input: DocumentRunInput, query: DocumentQuer
   };
   if (empty) return { connection: name, cursor: null, end };
   try {
-    const cursor = await (driver as DocumentDriver).find({ query, timeoutMs: input.options.timeoutMs, signal: input.signal, batchSize: BATCH_SIZE });
+    const cursor = await (driver as DocumentDriver).find({ query, timeoutMs: input.options.timeoutMs, signal: input.signal, batchSize: input.options.paging?.maxBytes === undefined ? BATCH_SIZE : BYTE_BOUNDED_BATCH_SIZE });
     return { connection: name, cursor, end };
   } catch (err) {
     end(false, 0);

@@ -10,7 +10,7 @@ import { connectionForRun } from '../connections/lookup.ts';
 import { assertLeastPrivilege } from '../connections/least-privilege.ts';
 import type { RowOptions } from './options.ts';
 import { type StatementAccess, checkStatement, sqlDriver } from './statement.ts';
-import { type WindowedPage, capRows, readPage } from './window.ts';
+import { BYTE_BOUNDED_BATCH_SIZE, type WindowedPage, capRows, readPage } from './window.ts';
 
 export interface RunInput {
   sql: string;
@@ -184,7 +184,7 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
       readOnly: info.isRead,
       timeoutMs: input.options.timeoutMs,
       signal: input.signal,
-      batchSize: BATCH_SIZE,
+      batchSize: input.options.paging?.maxBytes === undefined ? BATCH_SIZE : BYTE_BOUNDED_BATCH_SIZE,
     };
     const opened = await open(driver, request);
     return {
@@ -192,7 +192,7 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
       opened,
       t0,
       observed,
-      window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe, countBeyond: input.options.paging?.countBeyond },
+      window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe, countBeyond: input.options.paging?.countBeyond, maxBytes: input.options.paging?.maxBytes },
     };
   } catch (err) {
     deps.usage.record(name, { ok: false, rows: 0, durationMs: performance.now() - t0 });

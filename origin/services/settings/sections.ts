@@ -56,7 +56,7 @@ export const SECTIONS: readonly SectionSpec[] = [
   {
     id: 'mcp',
     title: 'MCP',
-    description: 'The MCP endpoint for AI agents: its own port and how many rows a tool call returns.',
+    description: 'The MCP endpoint for AI agents: its own port and how many rows and bytes a tool call returns.',
     pattern: /^SLUICE_MCP_/,
   },
   {
