@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../observability/logger.ts';
+import { Outage } from '../observability/outage.ts';
 import { redisClient } from './client.ts';
 
 /** While Redis is down, one background PING tries it this often. */
@@ -25,15 +26,20 @@ export class RedisUnavailable extends Error {
  * outage: it is passed on as is.
  */
 export class RedisBreaker {
-  private down = false;
-  private probe: NodeJS.Timeout | null = null;
-  private closed = false;
+  private readonly outage: Outage;
 
   private constructor(
     readonly redis: Redis,
-    private readonly logger: Pick<Logger, 'info' | 'warn'>,
+    logger: Pick<Logger, 'info' | 'warn'>,
     private readonly isReplyError: (err: unknown) => boolean,
   ) {
+    this.outage = new Outage({
+      probe: () => redis.ping().then(() => true, () => false),
+      intervalMs: REDIS_PROBE_INTERVAL_MS,
+      logger,
+      downMessage: 'Redis unreachable: responses run uncached and rate limits let every request through until it is back',
+      backMessage: 'Redis reachable again: responses are cached and rate limits counted',
+    });
     // ioredis reports each failed (re)connection here; an unlistened 'error' would be printed raw.
     redis.on('error', (err: Error) => this.trip(err));
   }
@@ -45,7 +51,7 @@ export class RedisBreaker {
 
   /** Runs `command` on Redis, or throws `RedisUnavailable` at once while it is down. */
   async run<T>(command: (redis: Redis) => Promise<T>): Promise<T> {
-    if (this.down) throw new RedisUnavailable();
+    if (this.outage.down) throw new RedisUnavailable();
     try {
       return await command(this.redis);
     } catch (err) {
@@ -56,36 +62,11 @@ export class RedisBreaker {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.probe) clearTimeout(this.probe);
+    this.outage.stop();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
   private trip(err: Error): void {
-    if (this.down || this.closed) return;
-    this.down = true;
-    this.logger.warn(
-      { err: { message: err.message } },
-      'Redis unreachable: responses run uncached and rate limits let every request through until it is back',
-    );
-    this.scheduleProbe();
-  }
-
-  private scheduleProbe(): void {
-    this.probe = setTimeout(() => void this.tryAgain(), REDIS_PROBE_INTERVAL_MS);
-    this.probe.unref();
-  }
-
-  private async tryAgain(): Promise<void> {
-    this.probe = null;
-    if (this.closed) return;
-    try {
-      await this.redis.ping();
-    } catch {
-      if (!this.closed) this.scheduleProbe();
-      return;
-    }
-    this.down = false;
-    this.logger.info('Redis reachable again: responses are cached and rate limits counted');
+    this.outage.markDown({ err: { message: err.message } });
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from '../observability/logger.ts';
+import { Outage } from '../observability/outage.ts';
 import type { Store } from './open.ts';
 
 /** While the store is down, one background `select 1` tries it this often. */
@@ -50,55 +51,37 @@ export function unreachableCause(err: unknown): (Error & { code: string }) | nul
  * embedded store (PGlite) lives in the process and is never down.
  */
 export class StoreAvailability {
-  private down = false;
-  private probe: NodeJS.Timeout | null = null;
-  private stopped = false;
+  private readonly outage: Outage;
 
   constructor(
     private readonly store: Store,
-    private readonly logger: Pick<Logger, 'info' | 'warn'>,
-  ) {}
+    logger: Pick<Logger, 'info' | 'warn'>,
+  ) {
+    this.outage = new Outage({
+      probe: () => this.answers(),
+      intervalMs: STORE_PROBE_INTERVAL_MS,
+      logger,
+      downMessage: 'store unreachable: requests answer 503 store_unavailable until it is back',
+      backMessage: 'store reachable again',
+    });
+  }
 
   get reachable(): boolean {
-    return !this.down;
+    return !this.outage.down;
   }
 
   /** True when `err` came of a store that does not answer now (it is then marked down). */
   async explains(err: unknown): Promise<boolean> {
     const cause = this.store.kind === 'postgres' ? unreachableCause(err) : null;
     if (!cause) return false;
-    if (this.down) return true;
+    if (this.outage.down) return true;
     if (await this.answers()) return false;
-    this.markDown(cause);
+    this.outage.markDown({ err: { code: cause.code, message: cause.message } });
     return true;
   }
 
   stop(): void {
-    this.stopped = true;
-    if (this.probe) clearTimeout(this.probe);
-  }
-
-  private markDown(cause: Error & { code: string }): void {
-    if (this.down || this.stopped) return;
-    this.down = true;
-    this.logger.warn({ err: { code: cause.code, message: cause.message } }, 'store unreachable: requests answer 503 store_unavailable until it is back');
-    this.scheduleProbe();
-  }
-
-  private scheduleProbe(): void {
-    this.probe = setTimeout(() => void this.tryAgain(), STORE_PROBE_INTERVAL_MS);
-    this.probe.unref();
-  }
-
-  private async tryAgain(): Promise<void> {
-    this.probe = null;
-    if (this.stopped) return;
-    if (!(await this.answers())) {
-      if (!this.stopped) this.scheduleProbe();
-      return;
-    }
-    this.down = false;
-    this.logger.info('store reachable again');
+    this.outage.stop();
   }
 
   private async answers(): Promise<boolean> {
