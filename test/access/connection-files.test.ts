@@ -106,7 +106,7 @@ describe('files of connections', () => {
   });
 
   it('refuses H2 URL settings that run SQL or code, or open a port, when the connection opens (never echoing the URL)', async () => {
-    const init = `jdbc:h2:mem:x;PASSWORD=hush;INIT=RUNSCRIPT FROM '${join(outside, 'x.sql')}'`;
+    const init = `jdbc:h2:mem:x;INIT=RUNSCRIPT FROM '${join(outside, 'hush.sql')}'`;
     for (const url of [init, 'jdbc:h2:mem:x;init=CREATE ALIAS X AS $$ void x() {} $$', 'jdbc:h2:mem:x;DATABASE_EVENT_LISTENER=a.B', `jdbc:h2:${join(allowed, 'srv')};AUTO_SERVER=TRUE`]) {
       const res = await asOwner('POST', `${IN1}/connections`, { name: unique('init'), db: 'h2', options: { jdbc_url: url } });
       expectError(res, 400, 'invalid_request');

@@ -120,10 +120,11 @@ describe('secrets at rest', () => {
     // MariaDB checks the password: the decrypted one is what logs in.
     expect(await runs('wrong')).not.toBe(200);
     expect((await call('DELETE', '/api/v1/connections/wrong', { reason: 'control' })).status).toBe(200);
-    // A changed password is stored encrypted too; sending the same one again changes nothing.
+    // A password sent is a change even when it is the same one (else the ETag would confirm a guess): audited, stored encrypted.
     expect((await call('PATCH', '/api/v1/connections/sealed', { password: PASSWORD })).status).toBe(200);
     const updates = (await call('GET', '/api/v1/audit?action=update_connection&target=sealed')).body;
-    expect(updates.total).toBe(0);
+    expect(updates.total).toBe(1);
+    expect(await storedPassword('sealed')).toMatch(new RegExp(`^enc:v1:${ID_A}:`));
   });
 
   it('rekey check reports; the alert fires while a value is not under the first key', async () => {
