@@ -62,6 +62,35 @@ describe('config diff of a large file', () => {
     expect(health.slowestMs).toBeLessThan(5000);
   }, 600_000);
 
+  // Each unchanged entry is settled from rows read up front, with no statement of its own: a file diffed against the server it came from.
+  it('diffs an unchanged 2,000-query file as no change, and still finds the few that differ', async () => {
+    const prefix = unique('same');
+    const file = queriesFile(prefix, 2_000);
+    const applied = await sendFile(origin, 'apply', file);
+    expect(applied.status, JSON.stringify(applied.body).slice(0, 500)).toBe(200);
+    expect(applied.body.counts.queries.create).toBe(2_000);
+
+    const diff = sendFile(origin, 'diff', file);
+    const [reply, health] = await Promise.all([diff, pollHealth(diff)]);
+    expect(reply.status, JSON.stringify(reply.body).slice(0, 500)).toBe(200);
+    expect(reply.body.changed).toBe(false);
+    expect(reply.body.counts.queries).toEqual({ create: 0, update: 0, delete: 0, manage: 0 });
+    expect(health.slowestMs).toBeLessThan(5000);
+
+    const edited = structuredClone(file);
+    edited.queries[7].sql = 'SELECT id FROM films WHERE id > :after LIMIT 7';
+    edited.queries[8].collection = `${prefix}-elsewhere`;
+    edited.queries[9].cache_ttl = 60;
+    const changes = await sendFile(origin, 'diff', edited);
+    expect(changes.status).toBe(200);
+    expect(changes.body.counts.queries).toEqual({ create: 0, update: 3, delete: 0, manage: 0 });
+    expect(changes.body.changes.queries.update.map((u: { name: string; fields: Record<string, unknown> }) => [u.name, Object.keys(u.fields).sort()])).toEqual([
+      [`${prefix}_7`, ['published_version', 'sql']],
+      [`${prefix}_8`, ['collection']],
+      [`${prefix}_9`, ['cache_ttl']],
+    ]);
+  }, 600_000);
+
   it('refuses a body past SLUICE_CONFIG_MAX_BYTES with 413 config_too_large, naming the setting', async () => {
     const file = configFile({ queries: [{ name: unique('huge'), sql: `SELECT '${'x'.repeat(5 * 2 ** 20)}'`, connection_name: 'examples' }] });
     const reply = await sendFile(origin, 'diff', file);

@@ -6,7 +6,7 @@ import { canonicalJson } from '../../audit/canonical-json.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import { workspaces } from '../../store/schema/index.ts';
-import type { ApplyContext, Section } from './context.ts';
+import { type ApplyContext, type Section, recordUpdate } from './context.ts';
 import { type ConfigFile, type DescriptionsEntry, entryPath, fileSha256, sectionEntries } from './file.ts';
 import { APPLIED_KINDS, type AppliedKind, KIND_NOUN, byKind } from './kinds.ts';
 import { forgetManaged, managedNames, recordManaged } from './managed.ts';
@@ -19,7 +19,7 @@ import { destinationsSection } from './sections/destinations.ts';
 import { exportsSection } from './sections/exports.ts';
 import { queriesSection } from './sections/queries.ts';
 import { rolesSection } from './sections/roles.ts';
-import { inApplyTransaction, nextTurn } from './transaction.ts';
+import { givingWay, inApplyTransaction } from './transaction.ts';
 
 /** Where a file goes: `workspace` is the one a workspace-scoped call is for (the file's own must then match). */
 export interface ConfigTarget {
@@ -88,16 +88,23 @@ export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile
       }
     };
 
+    const giveWay = givingWay();
     for (const kind of APPLIED_KINDS) {
-      const section = SECTIONS[kind] as Section<unknown>;
+      const section = SECTIONS[kind] as Section<{ name: string }>;
       const entries = sectionEntries(file, kind) ?? [];
+      // Names are unique per section (file.ts), so no entry changes what another's `known` says.
+      const knownOf = (await section.prepare?.(txDeps, ctx, entries)) ?? (() => undefined);
       for (const [i, entry] of entries.entries()) {
-        const path = entryPath(kind, i, entry.name);
-        await attempt(path, (d) => section.upsert(d, ctx, entry, path));
-        await nextTurn();
+        const known = knownOf(entry);
+        if (known === 'unchanged') recordUpdate(ctx, kind, entry.name, {});
+        else {
+          const path = entryPath(kind, i, entry.name);
+          await attempt(path, (d) => section.upsert(d, ctx, entry, path, known));
+        }
+        await giveWay();
       }
     }
-    if (options.prune) await prune(file, ctx, managed, attempt, (kind, names) => forgetManaged(txDeps.store.db, kind, names));
+    if (options.prune) await prune(file, ctx, managed, attempt, (kind, names) => forgetManaged(txDeps.store.db, kind, names), giveWay);
     if (problems.length > 0) throw invalidConfig(problems);
 
     const changed = hasChanges(ctx.changes);
@@ -111,7 +118,8 @@ export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile
       applied: changed && !options.dryRun,
     };
     if (changed) {
-      await recordManaged(txDeps.store.db, ctx.changes, workspace, sha256);
+      // Rolled back by a diff or dry run, and nothing the plan says depends on it: thousands of rows not written for nothing.
+      if (!options.dryRun) await recordManaged(txDeps.store.db, ctx.changes, workspace, sha256);
       await recordAudit(txDeps.store.db, {
         actor: actor.name,
         action: 'config_applied',
@@ -134,6 +142,7 @@ async function prune(
   managed: Record<AppliedKind, string[]>,
   attempt: (path: string, step: (stepDeps: AppDeps) => Promise<void>) => Promise<void>,
   forget: (kind: AppliedKind, names: string[]) => Promise<void>,
+  giveWay: () => Promise<void>,
 ): Promise<void> {
   for (const kind of [...APPLIED_KINDS].reverse()) {
     const entries = sectionEntries(file, kind);
@@ -150,7 +159,7 @@ async function prune(
           throw err;
         }
       });
-      await nextTurn();
+      await giveWay();
     }
     if (gone.length > 0) await forget(kind, gone);
   }

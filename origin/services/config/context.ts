@@ -5,6 +5,9 @@ import { ENV_REFERENCE } from '../../secrets/passwords.ts';
 import { type AppliedKind, KIND_NOUN } from './kinds.ts';
 import type { ConfigWarning, FieldChange, KindChanges } from './plan.ts';
 
+/** What `Section.prepare` found of an entry's object, before the section's first change. */
+export type Known = 'unchanged' | 'absent';
+
 /** What every section's steps share during one apply. */
 export interface ApplyContext {
   actor: Caller;
@@ -27,7 +30,15 @@ export interface ApplyContext {
  */
 export interface Section<E> {
   kind: AppliedKind;
-  upsert(deps: AppDeps, ctx: ApplyContext, entry: E, path: string): Promise<void>;
+  /**
+   * Reads up front, in a few statements for the whole section, what its
+   * entries are compared with: an entry found `unchanged` is recorded as
+   * such (`recordUpdate` with no fields) without a savepoint or a verb; one
+   * found `absent` is created without looking it up again. Anything else
+   * (undefined) goes through `upsert` as it is.
+   */
+  prepare?(deps: AppDeps, ctx: ApplyContext, entries: E[]): Promise<(entry: E) => Known | undefined>;
+  upsert(deps: AppDeps, ctx: ApplyContext, entry: E, path: string, known?: Known): Promise<void>;
   /** Deletes `name`; false when it no longer exists. */
   remove(deps: AppDeps, ctx: ApplyContext, name: string): Promise<boolean>;
 }

@@ -20,13 +20,16 @@ export const queryExists = (name: string) => new SluiceError('query_exists', `A 
  * version and the audit entry (a full snapshot) commit together. A `source`
  * other than the API itself is named in the entry (`source: import`).
  */
+export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFields, workspace?: string, options?: { source?: SaveSource; read?: true }): Promise<QueryRead>;
+/** With `read: false` (a configuration apply, which answers with its plan), the query is not read back. */
+export async function createQuery(deps: AppDeps, actor: Caller, input: CreateFields, workspace: string, options: { source?: SaveSource; read: false }): Promise<void>;
 export async function createQuery(
   deps: AppDeps,
   actor: Caller,
   input: CreateFields,
   workspace = 'default',
-  { source }: { source?: SaveSource } = {},
-): Promise<QueryRead> {
+  { source, read = true }: { source?: SaveSource; read?: boolean } = {},
+): Promise<QueryRead | void> {
   assertValidName(input.name);
   const definition = await checkDefinition(deps.store.db, input, { problems: collectionProblems(input.collection), workspace });
   const { name } = input;
@@ -54,7 +57,7 @@ export async function createQuery(
         workspace: workspace,
         changes: { ...versionSnapshot(name, version), collection, published, ...(source ? { source } : {}) },
       });
-      return readQuery(tx, row);
+      return read ? readQuery(tx, row) : undefined;
     }));
   } catch (err) {
     // Two creates racing past the check: the unique index decides.

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { diffFields } from '../../../audit/diff.ts';
-import { type QueryVersionRow, queries } from '../../../store/schema/index.ts';
+import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../../../store/schema/index.ts';
 import { addVersion } from '../../queries/add-version.ts';
 import { createQuery } from '../../queries/create.ts';
 import { deleteQuery } from '../../queries/delete.ts';
@@ -12,6 +12,10 @@ import { setCacheTtl } from '../../queries/set-cache-ttl.ts';
 import { type Section, assertInWorkspace, recordCreate, recordUpdate } from '../context.ts';
 import type { QueryEntry } from '../file.ts';
 import type { FieldChange } from '../plan.ts';
+import { nextTurn } from '../transaction.ts';
+
+/** Names (or ids) per statement when the section is read up front: far below the 65,535 parameters a statement takes. */
+const NAMES_PER_READ = 1_000;
 
 /** What a version runs and serves, as the file states it and as the plan compares it. */
 interface Definition {
@@ -86,10 +90,39 @@ const refusedFields = (entry: QueryEntry): boolean =>
 export const queriesSection: Section<QueryEntry> = {
   kind: 'queries',
 
-  async upsert(deps, ctx, entry) {
-    const [current] = await deps.store.db.select().from(queries).where(eq(queries.name, entry.name));
+  async prepare(deps, ctx, entries) {
+    const rows = new Map<string, QueryRow>();
+    const versions = new Map<number, QueryVersionRow[]>();
+    for (let start = 0; start < entries.length; start += NAMES_PER_READ) {
+      const names = entries.slice(start, start + NAMES_PER_READ).map((entry) => entry.name);
+      for (const row of await deps.store.db.select().from(queries).where(inArray(queries.name, names))) rows.set(row.name, row);
+      await nextTurn();
+    }
+    const ids = [...rows.values()].map((row) => row.id);
+    for (let start = 0; start < ids.length; start += NAMES_PER_READ) {
+      const chunk = ids.slice(start, start + NAMES_PER_READ);
+      const found = await deps.store.db.select().from(queryVersions).where(inArray(queryVersions.queryId, chunk)).orderBy(asc(queryVersions.queryId), asc(queryVersions.version));
+      for (const version of found) versions.set(version.queryId, [...(versions.get(version.queryId) ?? []), version]);
+      await nextTurn();
+    }
+    return (entry) => {
+      const current = rows.get(entry.name);
+      if (!current) return 'absent';
+      const published = versions.get(current.id)?.find((v) => v.version === current.publishedVersion);
+      const unchanged =
+        current.workspace === ctx.workspace &&
+        published !== undefined &&
+        !refusedFields(entry) &&
+        same(stored(published), wanted(entry), { withTtl: true }) &&
+        (entry.collection ?? null) === current.collection;
+      return unchanged ? 'unchanged' : undefined;
+    };
+  },
+
+  async upsert(deps, ctx, entry, _path, known) {
+    const [current] = known === 'absent' ? [] : await deps.store.db.select().from(queries).where(eq(queries.name, entry.name));
     if (!current) {
-      await createQuery(deps, ctx.actor, { ...entry, publish: true }, ctx.workspace);
+      await createQuery(deps, ctx.actor, { ...entry, publish: true }, ctx.workspace, { read: false });
       return recordCreate(ctx, 'queries', entry.name);
     }
     assertInWorkspace(ctx, 'queries', entry.name, current.workspace);
