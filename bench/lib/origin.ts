@@ -47,6 +47,8 @@ export async function startBenchOrigin(workDir: string, name: string, options: O
       SLUICE_PORT: '0',
       SLUICE_DATA_DIR: join(workDir, `${name}-data`),
       SLUICE_EXAMPLES: '0',
+      // The bench's DuckDB files live in its work dir (connections may name files only there).
+      SLUICE_FILE_DIRS: workDir,
       ...(storeUrl ? { SLUICE_DATABASE_URL: storeUrl } : {}),
       ...options.env,
     },
