@@ -10,7 +10,7 @@ import { StartupConfigError, applyStartupFile } from './services/config/startup.
 import { DataDirLocked } from './store/dir-lock.ts';
 import { AuditDeliverer } from './audit/delivery/deliverer.ts';
 import { configuredOutputs } from './audit/delivery/outputs.ts';
-import { mcpPortFetch } from './routes/mcp/port.ts';
+import { mcpPortFetch } from './http/mcp-port.ts';
 
 const logger = createLogger(process.env);
 
@@ -60,7 +60,7 @@ const server = serve({ fetch: app.fetch, hostname: env.SLUICE_HOST, port: env.SL
   checkSavedConnections(deps).catch((err: Error) => logger.warn({ err: err.message }, 'could not list connections to check their privileges'));
 });
 server.once('error', listenFailed(env.SLUICE_HOST, 'SLUICE_PORT', env.SLUICE_PORT));
-// SLUICE_MCP_PORT: the same app, answering only /mcp (routes/mcp/port.ts).
+// SLUICE_MCP_PORT: the same app, answering only /mcp (http/mcp-port.ts).
 const mcpServer =
   env.SLUICE_MCP_PORT === undefined
     ? null

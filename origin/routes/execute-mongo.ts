@@ -1,14 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { admitted } from '../http/admission.ts';
-import { clientSignal } from '../http/client-signal.ts';
-import { requestScopeOf } from '../http/request-scope.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
-import { respondSource } from '../http/respond-rows.ts';
-import { prepareAdhocDocuments } from '../services/documents/prepare.ts';
+import { respondRun } from '../http/run-response.ts';
 import { requestRowOptions, rowOptionFields } from '../services/run/options.ts';
-import { documentRows } from '../services/run/run-documents.ts';
 
 const whole = (name: string) => z.number({ error: `${name} must be a whole number of at least 0` }).int(`${name} must be a whole number of at least 0`).min(0, `${name} must be a whole number of at least 0`).optional();
 
@@ -31,21 +26,12 @@ const bodySchema = z.strictObject({
  */
 export const executeMongo = new Hono<AppEnv>().post('/execute_mongo', async (c) => {
   const body = await readBody(c, bodySchema);
-  const deps = c.get('deps');
   const caller = c.get('caller');
-  const options = requestRowOptions(deps.env, c.req.query(), body, caller);
-  const query = await prepareAdhocDocuments(deps, caller, {
-    connection: body.connection_name,
-    collection: body.collection,
-    filter: body.filter,
-    projection: body.projection,
-    sort: body.sort,
-    skip: body.skip ?? 0,
-    limit: body.limit ?? 0,
-    params: body.params ?? {},
+  const { connection_name: connection, collection, filter, projection, sort } = body;
+  return respondRun(c, {
+    caller,
+    source: { kind: 'find', connection, collection, filter, projection, sort, skip: body.skip ?? 0, limit: body.limit ?? 0, params: body.params ?? {} },
+    options: requestRowOptions(c.get('deps').env, c.req.query(), body, caller),
+    transport: 'http',
   });
-  const input = { connection: body.connection_name, query, options, signal: clientSignal(c), scope: requestScopeOf(c) };
-  return admitted(c, options.stream, () =>
-    respondSource(c, documentRows(deps, input), { query: null, version: null, filename: 'result' }),
-  );
 });

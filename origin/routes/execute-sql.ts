@@ -1,12 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { admitted } from '../http/admission.ts';
-import { clientSignal } from '../http/client-signal.ts';
-import { requestScopeOf } from '../http/request-scope.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
-import { respondRows } from '../http/respond-rows.ts';
-import { prepareAdhocRun } from '../services/run/adhoc.ts';
+import { respondRun } from '../http/run-response.ts';
 import { requestRowOptions, rowOptionFields } from '../services/run/options.ts';
 
 const bodySchema = z.strictObject({
@@ -24,14 +20,10 @@ const bodySchema = z.strictObject({
 export const executeSql = new Hono<AppEnv>().post('/execute_sql', async (c) => {
   const body = await readBody(c, bodySchema);
   const caller = c.get('caller');
-  const options = requestRowOptions(c.get('deps').env, c.req.query(), body, caller);
-  const input = await prepareAdhocRun(c.get('deps'), caller, {
-    sql: body.sql,
-    params: body.params ?? {},
-    connection: body.connection_name,
-    options,
-    signal: clientSignal(c),
-    scope: requestScopeOf(c),
+  return respondRun(c, {
+    caller,
+    source: { kind: 'sql', sql: body.sql, params: body.params ?? {}, connection: body.connection_name },
+    options: requestRowOptions(c.get('deps').env, c.req.query(), body, caller),
+    transport: 'http',
   });
-  return admitted(c, options.stream, () => respondRows(c, input, { query: null, version: null, filename: 'result' }));
 });

@@ -2,16 +2,11 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { presentedSignInToken } from '../access/jwt.ts';
 import { badRequest } from '../errors.ts';
-import { respondCached } from '../http/respond-cached.ts';
-import { admitted } from '../http/admission.ts';
-import { clientSignal } from '../http/client-signal.ts';
-import { requestScopeOf } from '../http/request-scope.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
-import { respondRows, respondSource } from '../http/respond-rows.ts';
-import { requestRowOptions, rowOptionFields } from '../services/run/options.ts';
-import { type SavedRunRequest, prepareQueryRun } from '../services/queries/run.ts';
-import { documentRows } from '../services/run/run-documents.ts';
+import { respondRun } from '../http/run-response.ts';
+import { type RowOptions, requestRowOptions, rowOptionFields } from '../services/run/options.ts';
+import type { SavedSource } from '../services/run/request.ts';
 import { RESERVED_NAMES } from '../../shared/parameters/index.ts';
 
 const bodySchema = z.strictObject({
@@ -23,7 +18,7 @@ const bodySchema = z.strictObject({
 
 const OPTIONS: ReadonlySet<string> = new Set(RESERVED_NAMES);
 
-type Transport = Pick<SavedRunRequest, 'supplied' | 'source' | 'problems' | 'connection' | 'version' | 'options'>;
+type Transport = Pick<SavedSource, 'supplied' | 'source' | 'problems' | 'connection' | 'version'> & { options: RowOptions };
 
 /**
  * `GET /q/<name>`: every query-string argument but the request options is a
@@ -35,25 +30,14 @@ export const runQuery = new Hono<AppEnv>()
   .get('/q/:name', (c) => run(c, fromQueryString(c)))
   .post('/q/:name', async (c) => run(c, await fromBody(c)));
 
-async function run(c: Context<AppEnv>, transport: Transport): Promise<Response> {
-  const name = c.req.param('name')!;
-  const deps = c.get('deps');
-  const prepared = await prepareQueryRun(deps, {
-    ...transport,
-    name,
+function run(c: Context<AppEnv>, transport: Transport): Promise<Response> {
+  const { options, ...source } = transport;
+  return respondRun(c, {
     caller: c.get('caller'),
-    signInToken: presentedSignInToken((header) => c.req.header(header)),
+    source: { kind: 'saved', ...source, name: c.req.param('name')!, signInToken: presentedSignInToken((header) => c.req.header(header)) },
+    options,
+    transport: 'http',
   });
-  const label = { query: prepared.query, version: prepared.version, filename: downloadName(prepared.query) };
-  if (prepared.kind === 'documents') {
-    const input = { ...prepared.input, signal: clientSignal(c), scope: requestScopeOf(c) };
-    return admitted(c, transport.options.stream, () =>
-      respondCached(c, prepared, () => respondSource(c, documentRows(deps, input), label)),
-    );
-  }
-  return admitted(c, transport.options.stream, () =>
-    respondCached(c, prepared, () => respondRows(c, { ...prepared.input, signal: clientSignal(c), scope: requestScopeOf(c) }, label)),
-  );
 }
 
 function fromQueryString(c: Context<AppEnv>): Transport {
@@ -109,6 +93,3 @@ function versionOption(raw: string | number | undefined): number | undefined {
   if (!/^[1-9]\d{0,8}$/.test(text)) throw badRequest('version must be a whole number of at least 1');
   return Number(text);
 }
-
-/** A query name (letters, digits, spaces, `.`, `_`, `-`) as a Content-Disposition filename. */
-const downloadName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'result';

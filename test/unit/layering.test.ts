@@ -41,6 +41,9 @@ const BELOW_SERVICES = under(
   'origin/network',
 );
 
+/** What only the run path touches: the history recorder, the usage counters, the response cache. */
+const RUN_PATH_ONLY = ['origin/services/history/recorder.ts', 'origin/access/usage.ts', 'origin/cache/response-cache.ts', 'origin/cache/key.ts'];
+
 const RULES: Rule[] = [
   {
     why: 'the transport floor sits above the verbs: only http/, routes/, app.ts and main.ts import it',
@@ -57,6 +60,11 @@ const RULES: Rule[] = [
     why: 'the layers under the services never import a service or the edge sync',
     applies: BELOW_SERVICES,
     forbids: under('origin/services', 'origin/edge-sync'),
+  },
+  {
+    why: 'a run is admitted, cached, counted and recorded by the run path (origin/services/run/run.ts) alone: a transport only adapts it',
+    applies: TRANSPORT,
+    forbids: (to) => RUN_PATH_ONLY.includes(to),
   },
   { why: 'drivers produce rows; formats serialize them, not the reverse', applies: under('origin/drivers'), forbids: under('origin/formats') },
   { why: 'shared/ runs on both runtimes and imports only itself', applies: under('shared'), forbids: (to) => !to.startsWith('shared/') },
@@ -97,11 +105,13 @@ describe('layering', () => {
   });
 
   it.each([
-    ['origin/services/run/adhoc.ts', "import type { AppEnv } from '../../http/context.ts';"],
-    ['origin/access/usage.ts', "import { respondRows } from '../http/respond-rows.ts';"],
+    ['origin/services/run/prepare.ts', "import type { AppEnv } from '../../http/context.ts';"],
+    ['origin/access/usage.ts', "import { respondRun } from '../http/run-response.ts';"],
+    ['origin/http/run-response.ts', "import type { HistoryRecorder } from '../services/history/recorder.ts';"],
+    ['origin/routes/mcp/call-tools.ts', "import { responseCacheKey } from '../../cache/key.ts';"],
     ['origin/drivers/postgres/driver.ts', "const { csv } = await import('../../formats/csv.ts');"],
     ['origin/services/collections/bundle-import.ts', "import { CLI_ACTOR } from '../../cli/local.ts';"],
-    ['origin/cli/local.ts', "import { respondRows } from '../http/respond-rows.ts';"],
+    ['origin/cli/local.ts', "import { respondRun } from '../http/run-response.ts';"],
     ['origin/secrets/passwords.ts', "import { ENV_REFERENCE } from '../services/connections/fields.ts';"],
     ['shared/etag.ts', "import { Env } from '../origin/env.ts';"],
     ['edge/gate.ts', "import { inspect } from '../origin/sql/index.ts';"],
@@ -110,8 +120,14 @@ describe('layering', () => {
   });
 
   it('lets the transport import the services, and the services the layers below', () => {
-    expect(violations(importsOf('origin/routes/execute-sql.ts', "import { runSql } from '../services/run/run-sql.ts';"))).toEqual([]);
-    expect(violations(importsOf('origin/services/run/adhoc.ts', "import { inspect } from '../../sql/index.ts';"))).toEqual([]);
+    expect(violations(importsOf('origin/routes/execute-sql.ts', "import { run } from '../services/run/run.ts';"))).toEqual([]);
+    expect(violations(importsOf('origin/services/run/prepare.ts', "import { inspect } from '../../sql/index.ts';"))).toEqual([]);
     expect(violations(importsOf('origin/cli/local.ts', "import { importBundle } from '../services/collections/bundle-import.ts';"))).toEqual([]);
+  });
+
+  it('MCP tools take their rows from the run, never from an HTTP response built and read back', () => {
+    const mcp = sources('origin/routes/mcp').map((file) => [file, readFileSync(join(ROOT, file), 'utf8')] as const);
+    expect(mcp.length).toBeGreaterThan(3);
+    expect(mcp.filter(([, text]) => /new Response\b|Response\.json\(|\.(text|json|arrayBuffer)\(\)/.test(text)).map(([file]) => file)).toEqual([]);
   });
 });

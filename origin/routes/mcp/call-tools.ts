@@ -2,28 +2,24 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { presentedSignInToken } from '../../access/jwt.ts';
-import { admitted } from '../../http/admission.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requestScopeOf } from '../../http/request-scope.ts';
-import { respondCached } from '../../http/respond-cached.ts';
-import { respondRows, respondSource } from '../../http/respond-rows.ts';
-import { cutAtBytesOf, leftOutOf } from '../../http/rows-response.ts';
 import { tablesOf, usableConnections } from '../../services/mcp/connections.ts';
 import { mcpRowOptions } from '../../services/mcp/options.ts';
 import { type RowsOutcome, errorResult, rowsResult, valueResult } from '../../services/mcp/result.ts';
-import { prepareQueryRun } from '../../services/queries/run.ts';
-import { documentRows } from '../../services/run/run-documents.ts';
-import { prepareAdhocRun } from '../../services/run/adhoc.ts';
+import { pageShape } from '../../services/run/page-body.ts';
+import type { RunAnswer, RunSource } from '../../services/run/request.ts';
+import { run } from '../../services/run/run.ts';
 
 /**
- * The tool calls, each on the run path of its HTTP twin, so that an MCP
- * call is a run like any other: `/q/<name>` for a saved query (parameter
- * rules, reachability, the statement guard, admission by `max_concurrent`
- * and quota, the response cache, the engine's timeout, metrics and query
- * log, run history and `/events`), `/execute_sql` for `execute_sql` (always
- * read-only), `/connections/{name}/schema` for `list_tables`. Rate limits
- * were counted on the `/mcp` request itself. Runs are recorded with
- * `transport: mcp`.
+ * The tool calls, each a run on the run path (services/run/run.ts) as its
+ * HTTP twin makes it, so that an MCP call is a run like any other: a saved
+ * query as `/q/<name>` (parameter rules, reachability, the statement guard,
+ * admission by `max_concurrent` and quota, the response cache, the engine's
+ * timeout, metrics and query log, run history and `/events`), `execute_sql`
+ * as `/execute_sql` (always read-only), `list_tables` as
+ * `/connections/{name}/schema`. Rate limits were counted on the `/mcp`
+ * request itself. Runs are recorded with `transport: mcp`.
  */
 
 /** A saved query's tool: `connection_name` is the request option it is on `/q`; every other argument is a parameter. */
@@ -35,26 +31,10 @@ export async function callQueryTool(c: Context<AppEnv>, query: string, args: Rec
     return errorResult('Invalid arguments', { errors: { connection_name: 'must be the name of a connection' } });
   }
   const options = mcpRowOptions(deps.env, caller);
-  const prepared = await prepareQueryRun(deps, {
-    name: query,
-    supplied,
-    source: 'json',
-    connection,
-    options,
-    caller,
-    signInToken: presentedSignInToken((header) => c.req.header(header)),
-  });
-  const label = { query: prepared.query, version: prepared.version, filename: 'result', transport: 'mcp' as const };
-  const response = await admitted(c, false, () =>
-    respondCached(c, prepared, () =>
-      prepared.kind === 'documents'
-        ? respondSource(c, documentRows(deps, { ...prepared.input, signal, scope: requestScopeOf(c) }), label)
-        : respondRows(c, { ...prepared.input, signal, scope: requestScopeOf(c) }, label),
-    ),
-  );
-  const page = await pageOf(response);
-  const fetchAll = `GET ${streamUrl(c, prepared.query, supplied, connection)} with your key`;
-  return rowsResult(`${prepared.query} (version ${prepared.version})`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
+  const signInToken = presentedSignInToken((header) => c.req.header(header));
+  const page = await pageOf(c, { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken }, signal);
+  const fetchAll = `GET ${streamUrl(c, page.query, supplied, connection)} with your key`;
+  return rowsResult(`${page.query} (version ${page.version})`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
 }
 
 const sqlArguments = z.strictObject({
@@ -71,9 +51,7 @@ export async function callSqlTool(c: Context<AppEnv>, args: Record<string, unkno
   const caller = c.get('caller');
   const { sql, connection_name: connection, params } = parsed.data;
   const options = mcpRowOptions(deps.env, caller);
-  const input = await prepareAdhocRun(deps, caller, { sql, params: params ?? {}, connection, options, signal, scope: requestScopeOf(c) }, { readOnly: true });
-  const response = await admitted(c, false, () => respondRows(c, input, { query: null, version: null, filename: 'result', transport: 'mcp' }));
-  const page = await pageOf(response);
+  const page = await pageOf(c, { kind: 'sql', sql, params: params ?? {}, connection }, signal, { readOnly: true });
   const fetchAll = `POST ${mainUrl(c, '/execute_sql?stream=true&format=ndjson')} with your key and the same sql, params and connection_name`;
   return rowsResult(`SQL on ${connection}`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
 }
@@ -96,11 +74,31 @@ export async function callConnectionsTool(c: Context<AppEnv>): Promise<CallToolR
   return valueResult(`${usable.length} connection${usable.length === 1 ? '' : 's'} you may run SQL on.`, { connections: usable });
 }
 
-/** A page answer's rows (JSON objects; an empty result answers `{message}`), whether more rows exist, how many, and whether its byte budget cut it. */
-async function pageOf(response: Response): Promise<Pick<RowsOutcome, 'rows' | 'truncated' | 'leftOut' | 'cutAtBytes'>> {
-  const body: unknown = JSON.parse(await response.text());
-  const cutAtBytes = cutAtBytesOf(response) !== null;
-  return { rows: Array.isArray(body) ? body : [], truncated: response.headers.get('x-has-more') === 'true', leftOut: cutAtBytes ? null : leftOutOf(response), cutAtBytes };
+type ToolPage = Pick<RowsOutcome, 'rows' | 'truncated' | 'leftOut' | 'cutAtBytes'> & { query: string; version: number | null };
+
+/**
+ * One page of the source's rows as an MCP tool takes them: JSON objects (an
+ * empty result's page is `{message}`), whether more rows exist, how many,
+ * and whether its byte budget cut it, read from the page's own headers,
+ * which a cached page keeps.
+ */
+async function pageOf(c: Context<AppEnv>, source: RunSource, signal: AbortSignal, { readOnly = false } = {}): Promise<ToolPage> {
+  const deps = c.get('deps');
+  const caller = c.get('caller');
+  const answer: RunAnswer = await run(deps, { caller, source, options: mcpRowOptions(deps.env, caller), transport: 'mcp', signal, scope: requestScopeOf(c), readOnly });
+  if (answer.kind !== 'page') throw new Error('an MCP tool reads one page');
+  const body: unknown = answer.body === null ? null : JSON.parse(Buffer.from(answer.body).toString('utf8'));
+  const headers = new Map(Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const shape = pageShape((name) => headers.get(name.toLowerCase()));
+  const cutAtBytes = shape.cutAtBytes !== null;
+  return {
+    rows: Array.isArray(body) ? body : [],
+    truncated: shape.hasMore,
+    leftOut: cutAtBytes ? null : shape.leftOut,
+    cutAtBytes,
+    query: answer.label.query ?? '',
+    version: answer.label.version,
+  };
 }
 
 /** Zod's problems by argument name, one line each (unknown arguments named too). */

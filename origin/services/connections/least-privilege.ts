@@ -33,12 +33,11 @@ export async function checkPrivilegesSoon(deps: AppDeps, row: ConnectionRow): Pr
  * statement.
  */
 export async function assertLeastPrivilege(deps: AppDeps, row: ConnectionRow, driver: AnyDriver, serverKey: boolean): Promise<void> {
-  const pending = deps.privileges.check(row, () => driver);
   if (!deps.env.SLUICE_REQUIRE_LEAST_PRIVILEGE || serverKey) {
-    pending.catch(() => {});
+    askPrivilegesOnFirstUse(deps, row, driver);
     return;
   }
-  const warnings = await pending;
+  const warnings = await deps.privileges.check(row, () => driver);
   if (warnings.length === 0) return;
   throw new SluiceError(
     'connection_over_privileged',
@@ -46,8 +45,13 @@ export async function assertLeastPrivilege(deps: AppDeps, row: ConnectionRow, dr
   );
 }
 
+/** A statement about to run: the connection's first use asks what its user may do, in the background. */
+export function askPrivilegesOnFirstUse(deps: AppDeps, row: ConnectionRow, driver: AnyDriver): void {
+  deps.privileges.check(row, () => driver).catch(() => {});
+}
+
 /**
- * A saved query's connection, checked before the response cache is asked:
+ * A run's connection, checked before the response cache is asked:
  * a cached answer is refused as its run would be. Nothing to ask without
  * SLUICE_REQUIRE_LEAST_PRIVILEGE or for the server key.
  */

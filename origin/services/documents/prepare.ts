@@ -1,24 +1,10 @@
-import { type AccessCaller, canUseConnection, connectionGranted } from '../../access/reachability.ts';
+import type { AccessCaller } from '../../access/reachability.ts';
 import type { DocumentQuery } from '../../drivers/types.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
-import type { AppDeps } from '../../deps.ts';
-import { connectionForRun } from '../connections/lookup.ts';
-import { connectionNotGranted } from '../run/statement.ts';
 import { bindMarkers, bindableProblem, documentMarkers } from './bind.ts';
 import { type CheckedParts, type DocumentParts, checkDocumentParts } from './query.ts';
 
-/**
- * Everything before the engine for `POST /execute_mongo`: the caller may use
- * the connection as for ad-hoc SQL (a key needs a `connections` grant of it,
- * refused before the connection is looked up; `queries` and `collections`
- * grants never allow ad-hoc runs) and it is a mongodb connection; the query's
- * shape passes (refused operators, objects); every `":name"` in the filter
- * has a bindable value in `params` (400 with `errors` by name otherwise); a
- * key's `allowed_tables`, when it has them, name the collection.
- */
-
 export interface AdhocDocumentRequest extends DocumentParts {
-  connection: string;
   skip: number;
   limit: number;
   params: Record<string, unknown>;
@@ -26,16 +12,14 @@ export interface AdhocDocumentRequest extends DocumentParts {
 
 export const ADHOC_NAMES = { collection: 'collection', filter: 'filter', projection: 'projection', sort: 'sort' } as const;
 
-export async function prepareAdhocDocuments(deps: AppDeps, caller: AccessCaller, request: AdhocDocumentRequest): Promise<DocumentQuery> {
-  if (caller.key && !connectionGranted(caller.key.grants, request.connection)) throw connectionNotGranted(request.connection);
-  const { name, row } = await connectionForRun(deps, request.connection);
-  if (!canUseConnection(caller, { name, workspace: row.workspace })) {
-    if (caller.key) throw connectionNotGranted(name);
-    throw new SluiceError('forbidden', `Running queries on connection "${name}" needs the data.run capability`);
-  }
-  if (row.db !== 'mongodb') {
-    throw badRequest(`Connection "${name}" is a ${row.db} connection: POST /execute_mongo runs document queries on mongodb connections (SQL goes to POST /execute_sql)`);
-  }
+/**
+ * An ad-hoc find's own checks (`POST /execute_mongo`; the run checked the
+ * caller may use the connection): the query's shape passes (refused
+ * operators, objects); every `":name"` in the filter has a bindable value in
+ * `params` (400 with `errors` by name otherwise); a key's `allowed_tables`,
+ * when it has them, name the collection.
+ */
+export function adhocFind(caller: Pick<AccessCaller, 'key'>, request: AdhocDocumentRequest): DocumentQuery {
   const checked = checkedParts(request);
   assertCollectionAllowed(caller, checked.collection);
   const values: Record<string, unknown> = {};

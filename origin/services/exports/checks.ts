@@ -4,7 +4,8 @@ import type { AppDeps } from '../../deps.ts';
 import { SluiceError, badRequest } from '../../errors.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { destinations } from '../../store/schema/index.ts';
-import { prepareSavedRun, type PreparedRun } from '../queries/run.ts';
+import type { RowOptions } from '../run/options.ts';
+import { type PreparedSaved, prepareSaved } from '../run/prepare-saved.ts';
 import type { ExportFields } from './fields.ts';
 import { assertPathTemplate } from './path.ts';
 
@@ -15,7 +16,7 @@ import { assertPathTemplate } from './path.ts';
  * `/q` request with the same values passes (the parameter rules, the
  * connection, the read-only guard). Every problem at once, 400 with `errors`.
  */
-export async function checkExport(deps: AppDeps, actor: Caller, fields: ExportFields, workspace: string, firstValue: unknown): Promise<PreparedRun> {
+export async function checkExport(deps: AppDeps, actor: Caller, fields: ExportFields, workspace: string, firstValue: unknown): Promise<PreparedSaved> {
   const errors: Record<string, unknown> = {};
   const [destination] = await deps.store.db
     .select({ id: destinations.id })
@@ -29,7 +30,7 @@ export async function checkExport(deps: AppDeps, actor: Caller, fields: ExportFi
   } catch (err) {
     Object.assign(errors, (err as SluiceError).extras.errors);
   }
-  let prepared: PreparedRun | null = null;
+  let prepared: PreparedSaved | null = null;
   try {
     prepared = await prepareExportRun(deps, actor, fields, bound);
     if (prepared.workspace !== workspace) errors.query = `saved query "${fields.query}" is in workspace "${prepared.workspace}", not "${workspace}"`;
@@ -65,13 +66,10 @@ export function boundParams(fields: ExportFields, watermark: unknown): Record<st
   return fields.incremental ? { ...fields.params, [fields.incremental.parameter]: watermark } : { ...fields.params };
 }
 
+/** The row options of an export's run: the whole result, streamed in its format. */
+export const exportRowOptions = (fields: Pick<ExportFields, 'format'>, timeoutMs = 0): RowOptions => ({ format: fields.format, paging: null, stream: true, timeoutMs });
+
 /** The published version's run with these values, as `/q/<query>` would prepare it for a whole-result stream. */
-export async function prepareExportRun(deps: AppDeps, actor: Caller, fields: ExportFields, bound: Record<string, unknown>, timeoutMs = 0): Promise<PreparedRun> {
-  return prepareSavedRun(deps, {
-    name: fields.query,
-    supplied: bound,
-    source: 'json',
-    caller: actor,
-    options: { format: fields.format, paging: null, stream: true, timeoutMs },
-  });
+export async function prepareExportRun(deps: AppDeps, actor: Caller, fields: ExportFields, bound: Record<string, unknown>): Promise<PreparedSaved> {
+  return prepareSaved(deps, { name: fields.query, supplied: bound, source: 'json', sqlOnly: true, caller: actor, options: exportRowOptions(fields) });
 }

@@ -4,15 +4,17 @@ import type { Caller } from '../../access/caller.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import { openObjectStore } from '../../object-storage/index.ts';
-import type { WrittenObject } from '../../object-storage/types.ts';
+import type { ObjectStore, ReservedFile, WrittenObject } from '../../object-storage/types.ts';
 import { NO_REQUEST } from '../../observability/request-context.ts';
 import { type ExportRunRow, exportRuns, exports } from '../../store/schema/index.ts';
 import type { Value } from '../../values.ts';
 import { destinationForRun } from '../destinations/lookup.ts';
-import { failureMessage, roundMs } from '../history/outcome.ts';
-import { type StreamRun, runStream } from '../run/run-sql.ts';
+import { failureMessage } from '../history/outcome.ts';
+import type { StreamRun } from '../run/engine.ts';
+import type { StreamAnswer } from '../run/request.ts';
+import { run as runRows } from '../run/run.ts';
 import { streamBytes } from '../run/stream-bytes.ts';
-import { boundParams, prepareExportRun } from './checks.ts';
+import { boundParams, exportRowOptions } from './checks.ts';
 import type { ExportFields } from './fields.ts';
 import { type Lease, exportRunning, releaseLease, renewLease, takeLease } from './lease.ts';
 import { findExport } from './lookup.ts';
@@ -40,24 +42,29 @@ export async function runExport(deps: AppDeps, actor: Caller, name: string, { wo
   const stopRenewing = keepLease(deps, lease, abort);
   const timeoutMs = (fields.timeout ?? deps.env.SLUICE_QUERY_TIMEOUT) * 1000;
   const timer = timeoutMs > 0 ? setTimeout(() => abort.abort(new SluiceError('timeout', `The export ran past its ${timeoutMs / 1000} s timeout and was cancelled`, { timeout: timeoutMs / 1000 })), timeoutMs) : null;
-  const started = performance.now();
-  const label: RunLabel = { version: null, connection: '-' };
+  const held: { answer?: StreamAnswer } = {};
+  const details = (object: string | null, watermark: ExportRunRow['watermarkTo']) => ({
+    export: name,
+    destination: fields.destination,
+    object,
+    watermark: showWatermark(readWatermark(watermark)),
+  });
   let outcome: Delivered;
   try {
-    outcome = await deliver(deps, actor, fields, { name, run, from, signal: abort.signal, timeoutMs }, label);
+    outcome = await deliver(deps, actor, fields, { name, run, from, signal: abort.signal, timeoutMs, details: details(null, null) }, held);
   } catch (err) {
     const reason = abort.signal.aborted && abort.signal.reason instanceof SluiceError ? abort.signal.reason : err;
     await finishRun(deps, lease, run, { error: failureMessage(reason) }, from);
-    record(deps, actor, fields, { name, label, status: 'error', rows: 0, started, object: null, error: failureMessage(reason), watermark: null });
+    held.answer?.settle({ error: reason, details: details(null, null) });
     throw reason;
   } finally {
     if (timer) clearTimeout(timer);
     stopRenewing();
   }
   const finished = await finishRun(deps, lease, run, outcome, from);
-  const status = finished.status === 'success' ? 'success' : 'error';
-  record(deps, actor, fields, { name, label, status, rows: outcome.rows, started, object: finished.object, error: finished.error, watermark: finished.watermarkTo });
-  if (status === 'error') throw new SluiceError('export_running', finished.error!);
+  const failed = finished.status === 'success' ? undefined : new SluiceError('export_running', finished.error!);
+  held.answer?.settle({ error: failed, details: details(finished.object, finished.watermarkTo) });
+  if (failed) throw failed;
   return exportRunView(finished, fields.incremental !== null);
 }
 
@@ -111,26 +118,46 @@ interface DeliverInput {
   from: Watermark | null;
   signal: AbortSignal;
   timeoutMs: number;
+  /** What the run's history entry names if it fails before its object is written. */
+  details: Record<string, unknown>;
 }
 
-/** What the run history names, learnt as the run is prepared. */
-interface RunLabel {
-  version: number | null;
-  connection: string;
-}
-
-/** The query's rows, serialised, into the destination: the object written (or none), its rows and the new watermark. */
-async function deliver(deps: AppDeps, actor: Caller, fields: ExportFields, input: DeliverInput, label: RunLabel): Promise<Delivered> {
+/**
+ * The query's rows, serialised, into the destination: the object written (or
+ * none), its rows and the new watermark. The run is the run path's
+ * (services/run/run.ts), as `/q/<query>?stream=true` would make it, by the
+ * export's actor; the destination is opened once the run is checked, before
+ * its statement starts. `held` gets the run, which the caller settles once
+ * the outcome is committed.
+ */
+async function deliver(deps: AppDeps, actor: Caller, fields: ExportFields, input: DeliverInput, held: { answer?: StreamAnswer }): Promise<Delivered> {
   const bound = boundParams(fields, input.from);
-  const prepared = await prepareExportRun(deps, actor, fields, bound, input.timeoutMs);
-  label.version = prepared.version;
-  label.connection = prepared.input.connection;
-  const store = openObjectStore(await destinationForRun(deps, fields.destination), deps.env);
   const key = objectKey(fields.path, fields.format, { name: input.name, run: input.run.id, at: input.run.startedAt, params: bound });
-  // A parquet file the database writes itself goes straight to a folder's temporary file, never copied.
-  const reserved = fields.format === 'parquet' && fields.incremental === null && store.reserveFile ? await store.reserveFile(key) : null;
+  const opened: { store?: ObjectStore; reserved?: ReservedFile | null } = {};
   try {
-    const stream = await runStream(deps, { ...prepared.input, signal: input.signal, scope: NO_REQUEST, valuesOnly: fields.incremental !== null, parquetFile: { path: reserved?.path } });
+    const answer = await runRows(deps, {
+      caller: actor,
+      source: { kind: 'saved', name: fields.query, supplied: bound, source: 'json', sqlOnly: true },
+      options: exportRowOptions(fields, input.timeoutMs),
+      transport: 'export',
+      signal: input.signal,
+      scope: NO_REQUEST,
+      details: input.details,
+      consumer: {
+        valuesOnly: fields.incremental !== null,
+        async ready() {
+          const store = (opened.store = openObjectStore(await destinationForRun(deps, fields.destination), deps.env));
+          // A parquet file the database writes itself goes straight to a folder's temporary file, never copied.
+          opened.reserved = fields.format === 'parquet' && fields.incremental === null && store.reserveFile ? await store.reserveFile(key) : null;
+          return { parquetPath: opened.reserved?.path };
+        },
+      },
+    });
+    if (answer.kind !== 'stream') throw new Error('an export run streams');
+    held.answer = answer;
+    const stream = answer.run;
+    const store = opened.store!;
+    const reserved = opened.reserved ?? null;
     try {
       if (reserved && stream.body.kind === 'file' && stream.body.path === reserved.path) {
         await stream.complete();
@@ -149,8 +176,8 @@ async function deliver(deps: AppDeps, actor: Caller, fields: ExportFields, input
       await stream.abandon();
     }
   } finally {
-    await reserved?.discard();
-    store.close();
+    await opened.reserved?.discard();
+    opened.store?.close();
   }
 }
 
@@ -217,36 +244,5 @@ async function finishRun(deps: AppDeps, lease: Lease, run: ExportRunRow, outcome
       .where(eq(exportRuns.id, run.id))
       .returning();
     return finished!;
-  });
-}
-
-interface RecordInput {
-  name: string;
-  label: RunLabel;
-  status: 'success' | 'error';
-  rows: number;
-  started: number;
-  object: string | null;
-  error: string | null;
-  watermark: ExportRunRow['watermarkTo'];
-}
-
-/** The run in the run history, `transport: export`, with its destination, object and watermark. */
-function record(deps: AppDeps, actor: Caller, fields: ExportFields, input: RecordInput): void {
-  deps.history.record({
-    time: new Date(),
-    query: fields.query,
-    version: input.label.version,
-    connection: input.label.connection,
-    status: input.status,
-    rows: input.rows,
-    durationMs: roundMs(performance.now() - input.started),
-    serializationMs: null,
-    requestId: null,
-    keyName: actor.name,
-    transport: 'export',
-    format: fields.format,
-    error: input.error,
-    details: { export: input.name, destination: fields.destination, object: input.object, watermark: showWatermark(readWatermark(input.watermark)) },
   });
 }

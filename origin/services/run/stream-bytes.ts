@@ -1,6 +1,6 @@
 import { type Format, type Serializer, serializerFor } from '../../formats/index.ts';
 import { renderedLines } from '../../formats/lines.ts';
-import type { StreamRun } from './run-sql.ts';
+import type { StreamRun } from './engine.ts';
 
 /**
  * A stream's bytes in the format, pulled from the cursor as the consumer

@@ -1,24 +1,29 @@
-import type { ColumnMeta, Driver, LineFormat, LineStream, ParquetStream, RowCursor, RunDialect, RunRequest } from '../../drivers/types.ts';
+import type { Driver, LineFormat, LineStream, ParquetStream, RowCursor, RunRequest } from '../../drivers/types.ts';
 import { rowGroupRows } from '../../formats/parquet.ts';
 import { capLines } from '../../formats/line-rows.ts';
 import type { AppDeps } from '../../deps.ts';
 import { plan } from '../../sql/index.ts';
-import type { Value } from '../../values.ts';
-import { observeQuery } from '../../observability/query-log.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
 import { connectionForRun } from '../connections/lookup.ts';
-import { assertLeastPrivilege } from '../connections/least-privilege.ts';
+import { askPrivilegesOnFirstUse } from '../connections/least-privilege.ts';
+import { type PageRun, type ShapedBody, type StreamRun, begin, pageRun, streamRun } from './engine.ts';
 import type { RowOptions } from './options.ts';
-import { type StatementAccess, checkStatement, sqlDriver } from './statement.ts';
-import { BYTE_BOUNDED_BATCH_SIZE, type WindowedPage, capRows, readPage } from './window.ts';
+import { sqlDriver } from './statement.ts';
+import { BYTE_BOUNDED_BATCH_SIZE, capRows, readPage } from './window.ts';
 
+/**
+ * The SQL engine: a statement that passed the guard and the caller's grants
+ * (prepare-sql.ts), planned for its row window and run on the connection's
+ * driver, its rows as a page or a stream (engine.ts), or the lines or parquet
+ * file the database writes itself.
+ */
 export interface RunInput {
   sql: string;
   params: Record<string, unknown>;
   connection: string;
   options: RowOptions;
-  /** What the caller's grants allow the statement (checked again right before it runs). */
-  access: StatementAccess;
+  /** The guard read the statement as one plain read: the driver runs it in a read-only transaction or session. */
+  isRead: boolean;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
   /** The request the run is for, named in its log lines. */
@@ -33,34 +38,6 @@ export interface RunInput {
   parquetFile?: { path?: string };
 }
 
-interface RunBase {
-  connection: string;
-  dialect: RunDialect;
-  columns: ColumnMeta[];
-}
-
-export interface PageRun extends RunBase, WindowedPage {}
-
-/**
- * Rows as values for the format's serializer, the finished lines' bytes when
- * the database wrote them itself, or the bytes of the whole parquet file the
- * database wrote.
- */
-export type StreamBody =
-  | { kind: 'rows'; batches: AsyncIterable<Value[][]> }
-  | { kind: 'lines'; format: LineFormat; chunks: AsyncIterable<Uint8Array> }
-  | { kind: 'file'; path: string; chunks: AsyncIterable<Uint8Array> };
-
-export interface StreamRun extends RunBase {
-  body: StreamBody;
-  /** Rows passed to the client so far (all of them once the body is read to its end). */
-  rows(): number;
-  /** Closes the cursor of a body never read (reading it, or stopping it, closes it otherwise). */
-  abandon(): Promise<void>;
-  /** Closes the cursor of a `file` body taken from its path rather than read, counting the run as done. */
-  complete(): Promise<void>;
-}
-
 /** Formats a driver may write itself on `stream=true` (SLUICE_STREAM_PUSHDOWN). */
 const LINE_FORMATS: ReadonlySet<string> = new Set<LineFormat>(['csv', 'tsv', 'ndjson']);
 
@@ -69,25 +46,15 @@ const BATCH_SIZE = 2_000;
 /** Runs a statement and returns one page of its rows (paged formats). */
 export async function runPage(deps: AppDeps, input: RunInput): Promise<PageRun> {
   const started = await start(deps, input, async (driver, request) => ({ kind: 'rows' as const, cursor: await driver.run(request) }));
-  let ok = false;
-  let rows = 0;
-  try {
-    const page = await readPage(started.opened.cursor.batches, started.window);
-    ok = true;
-    rows = page.rows.length;
-    return { ...started.base, ...page };
-  } finally {
-    await started.opened.cursor.close();
-    deps.usage.record(started.base.connection, { ok, rows, durationMs: performance.now() - started.t0 });
-    started.observed.end({ ok, rows });
-  }
+  const { cursor } = started.opened;
+  return pageRun(started.begun, async () => ({ ...started.base, ...(await readPage(cursor.batches, started.window)) }), () => cursor.close());
 }
 
 /**
  * Runs a statement for streaming: the batches come straight from the database
  * cursor, capped at SLUICE_STREAM_MAX_ROWS or the key's lower max_rows. The
  * cursor is closed and the run counted when the consumer finishes, fails or
- * stops early.
+ * stops early (engine.ts).
  */
 export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamRun> {
   const format = input.options.format;
@@ -97,51 +64,17 @@ export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamR
   });
   const { opened } = started;
   const max = input.options.streamMaxRows;
-  let cap: { rows(): number; capped(): boolean };
-  let begun = false;
-  async function* counted<T>(items: AsyncIterable<T>) {
-    begun = true;
-    let ok = false;
-    try {
-      yield* items;
-      ok = true;
-    } finally {
-      await opened.cursor.close();
-      deps.usage.record(started.base.connection, { ok, rows: cap.rows(), durationMs: performance.now() - started.t0 });
-      started.observed.end({ ok, rows: cap.rows(), capped: cap.capped() });
-      if (cap.capped()) {
-        deps.logger.warn({ ...started.observed.scope, connection: started.base.connection, rows: cap.rows() }, `stream stopped at ${input.options.streamCap ?? 'SLUICE_STREAM_MAX_ROWS'}`);
-      }
-    }
-  }
-  let body: StreamBody;
+  let shaped: ShapedBody;
   if (opened.kind === 'file') {
     // The file holds every row: a capped stream never takes this path (startPushdown).
     const rows = opened.cursor.rows;
-    cap = { rows: () => rows, capped: () => false };
-    body = { kind: 'file', path: opened.cursor.path, chunks: counted(opened.cursor.batches) };
+    shaped = { kind: 'file', path: opened.cursor.path, chunks: opened.cursor.batches, rows: () => rows, capped: () => false };
   } else if (opened.kind === 'lines') {
-    const lines = capLines(opened.cursor.batches, opened.format, max);
-    cap = lines;
-    body = { kind: 'lines', format: opened.format, chunks: counted(lines.chunks) };
+    shaped = { kind: 'lines', format: opened.format, ...capLines(opened.cursor.batches, opened.format, max) };
   } else {
-    const rows = capRows(opened.cursor.batches, max);
-    cap = rows;
-    body = { kind: 'rows', batches: counted(rows.batches) };
+    shaped = { kind: 'rows', ...capRows(opened.cursor.batches, max) };
   }
-  const closeUnread = async (ok: boolean) => {
-    if (begun) return;
-    begun = true;
-    await opened.cursor.close();
-    const rows = ok ? cap.rows() : 0;
-    deps.usage.record(started.base.connection, { ok, rows, durationMs: performance.now() - started.t0 });
-    started.observed.end({ ok, rows });
-  };
-  const complete = async () => {
-    if (opened.kind !== 'file') throw new Error('only a file body is taken from its path');
-    await closeUnread(true);
-  };
-  return { ...started.base, body, rows: () => cap.rows(), abandon: () => closeUnread(false), complete };
+  return streamRun(deps, started.begun, input.options, shaped, started.base.columns, () => opened.cursor.close());
 }
 
 /** A statement started: rows as values, the lines the database writes itself, or the parquet file it wrote. */
@@ -168,20 +101,18 @@ async function startPushdown(driver: Driver, request: RunRequest, format: string
   return cursor && { kind: 'lines', format: format as LineFormat, cursor };
 }
 
-/** The checks, the plan and the query log of a run, then `open` starts it on the driver. */
+/** The plan and the query log of a run, then `open` starts it on the driver. */
 async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (driver: Driver, request: RunRequest) => Promise<O>) {
   const { name, row, settings } = await connectionForRun(deps, input.connection);
   const driver = sqlDriver(deps.drivers.get(name, settings), name);
-  await assertLeastPrivilege(deps, row, driver, input.access.serverKey === true);
-  const info = checkStatement(deps.env, input.sql, driver.engine ?? driver.dialect, input.options.stream, input.access);
+  askPrivilegesOnFirstUse(deps, row, driver);
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
-  const observed = observeQuery(deps, input.scope, { connection: name, dialect: driver.dialect, sql: input.sql, paging: input.options.paging, timeoutMs: input.options.timeoutMs });
-  const t0 = performance.now();
+  const begun = begin(deps, input.scope, { connection: name, dialect: driver.dialect, text: input.sql, options: input.options });
   try {
     const request: RunRequest = {
       text: planned.text,
       values: planned.values,
-      readOnly: info.isRead,
+      readOnly: input.isRead,
       timeoutMs: input.options.timeoutMs,
       signal: input.signal,
       batchSize: input.options.paging?.maxBytes === undefined ? BATCH_SIZE : BYTE_BOUNDED_BATCH_SIZE,
@@ -190,13 +121,11 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
     return {
       base: { connection: name, dialect: driver.dialect, columns: opened.cursor.columns },
       opened,
-      t0,
-      observed,
+      begun,
       window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe, countBeyond: input.options.paging?.countBeyond, maxBytes: input.options.paging?.maxBytes },
     };
   } catch (err) {
-    deps.usage.record(name, { ok: false, rows: 0, durationMs: performance.now() - t0 });
-    observed.end({ ok: false, rows: 0 });
+    begun.end(false, 0);
     throw err;
   }
 }

@@ -4,21 +4,20 @@ import type { AppDeps } from '../../deps.ts';
 import { badRequest } from '../../errors.ts';
 import { capLines } from '../../formats/line-rows.ts';
 import { collectIfHeapGrew } from '../../native-memory.ts';
-import { observeQuery } from '../../observability/query-log.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
 import type { Value } from '../../values.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import { FieldSet, documentJson, rowMaker } from '../documents/columns.ts';
 import { projectedFields } from '../documents/query.ts';
 import { openSpool } from '../documents/spool.ts';
+import { type PageRun, type ShapedBody, type StreamRun, begin, pageRun, streamRun } from './engine.ts';
 import type { RowOptions } from './options.ts';
-import type { PageRun, StreamBody, StreamRun } from './run-sql.ts';
 import { BYTE_BOUNDED_BATCH_SIZE, type WindowedPage, capRows, readPage } from './window.ts';
 
 /**
- * The run engine for document queries (`POST /execute_mongo`, saved queries
- * of `query_type: mongo`): the same pages, streams, caps, usage, metrics and
- * query log as SQL runs (run-sql.ts), over a find. Pages carry the union of
+ * The document engine (`POST /execute_mongo`, saved queries of
+ * `query_type: mongo`): the same pages, streams, caps, usage, metrics and
+ * query log as SQL runs (engine.ts), over a find. Pages carry the union of
  * their documents' fields as columns. Streams follow the spec's rules for
  * document databases: NDJSON writes whole documents; CSV and TSV take their
  * columns from the projection or the first 1,000 documents and drop (and
@@ -35,11 +34,6 @@ export interface DocumentRunInput {
   scope: RequestScope;
 }
 
-export interface DocumentStreamRun extends StreamRun {
-  /** CSV and TSV streams: distinct fields first seen after the columns were fixed, left out of every row. */
-  fieldsDropped(): number;
-}
-
 /** Documents CSV and TSV streams read before fixing their columns (the spec's number). */
 export const COLUMN_SAMPLE = 1_000;
 
@@ -53,13 +47,6 @@ const BATCH_SIZE = 2_000;
  * this much heap growth keeps a stream's memory flat.
  */
 const HEAP_GROWTH_BEFORE_COLLECTING = 32 * 2 ** 20;
-
-/** A document run as a source of rows for the responders: its page and its stream. */
-export const documentRows = (deps: AppDeps, input: DocumentRunInput) => ({
-  ...input,
-  page: () => runDocumentPage(deps, input),
-  stream: () => runDocumentStream(deps, input),
-});
 
 /**
  * Finds one page within the query's own `skip`/`limit` window, reading one
@@ -75,75 +62,41 @@ export async function runDocumentPage(deps: AppDeps, input: DocumentRunInput): P
   const past = probe ? 1 + (paging.countBeyond ?? 0) : 0;
   const query = { ...input.query, skip: input.query.skip + before, limit: Math.min(remaining, take + past) };
   const started = await start(deps, input, query, take + past === 0);
-  let page: WindowedPage<DocumentFields> = { rows: [], hasMore: false };
-  let ok = false;
-  try {
-    if (started.cursor) page = await readPage(started.cursor.batches, { skip: 0, take, probe, countBeyond: paging.countBeyond, maxBytes: paging.maxBytes });
-    ok = true;
-  } finally {
-    await started.cursor?.close();
-    started.end(ok, page.rows.length);
-  }
+  const cursor = started.cursor;
+  const empty: WindowedPage<DocumentFields> = { rows: [], hasMore: false };
+  const page = await pageRun(
+    started.begun,
+    async () => (cursor ? readPage(cursor.batches, { skip: 0, take, probe, countBeyond: paging.countBeyond, maxBytes: paging.maxBytes }) : empty),
+    async () => cursor?.close(),
+  );
   const fields = new FieldSet(projectedFields(input.query.projection));
   for (const document of page.rows) fields.add(document);
   const columns = fields.columns();
-  return { connection: started.connection, dialect: 'mongodb', columns, ...page, rows: page.rows.map(rowMaker(columns)) };
+  return { connection: started.begun.connection, dialect: 'mongodb', columns, ...page, rows: page.rows.map(rowMaker(columns)) };
 }
 
 /** Runs a find for streaming, in the format's shape; the cursor is closed and the run counted when the consumer finishes, fails or stops. */
-export async function runDocumentStream(deps: AppDeps, input: DocumentRunInput): Promise<DocumentStreamRun> {
+export async function runDocumentStream(deps: AppDeps, input: DocumentRunInput): Promise<StreamRun> {
   const started = await start(deps, input, input.query, false);
   const cursor = started.cursor!;
   const max = input.options.streamMaxRows;
   const format = input.options.format;
   let dropped = new Set<string>();
-  let cap: { rows(): number; capped(): boolean } = { rows: () => 0, capped: () => false };
-  let begun = false;
-  async function* counted<T>(items: AsyncIterable<T>) {
-    begun = true;
-    let ok = false;
-    try {
-      yield* items;
-      ok = true;
-    } finally {
-      await cursor.close();
-      started.end(ok, cap.rows(), cap.capped());
-      if (cap.capped()) {
-        deps.logger.warn({ ...input.scope, connection: started.connection, rows: cap.rows() }, `stream stopped at ${input.options.streamCap ?? 'SLUICE_STREAM_MAX_ROWS'}`);
-      }
-    }
-  }
-
   let columns: ColumnMeta[] = [];
-  let body: StreamBody;
+  let shaped: ShapedBody;
   if (format === 'ndjson') {
-    const lines = capLines(ndjsonChunks(cursor), 'ndjson', max);
-    cap = lines;
-    body = { kind: 'lines', format: 'ndjson', chunks: counted(lines.chunks) };
+    shaped = { kind: 'lines', format: 'ndjson', ...capLines(ndjsonChunks(cursor), 'ndjson', max) };
   } else if (format === 'parquet') {
     const spooled = await spoolAll(cursor, max);
     columns = spooled.columns;
-    const rows = capRows(spooled.batches, max);
-    cap = rows;
-    body = { kind: 'rows', batches: counted(rows.batches) };
+    shaped = { kind: 'rows', ...capRows(spooled.batches, max) };
   } else {
     const fixed = await fixColumns(cursor, input.query.projection);
     columns = fixed.columns;
     dropped = fixed.dropped;
-    const rows = capRows(fixed.batches, max);
-    cap = rows;
-    body = { kind: 'rows', batches: counted(rows.batches) };
+    shaped = { kind: 'rows', ...capRows(fixed.batches, max) };
   }
-  const abandon = async () => {
-    if (begun) return;
-    begun = true;
-    await cursor.close();
-    started.end(false, 0);
-  };
-  const complete = async () => {
-    throw new Error('a document stream has no file body');
-  };
-  return { connection: started.connection, dialect: 'mongodb', columns, body, rows: () => cap.rows(), abandon, complete, fieldsDropped: () => dropped.size };
+  return { ...streamRun(deps, started.begun, input.options, shaped, columns, () => cursor.close()), fieldsDropped: () => dropped.size };
 }
 
 /** Whole documents as NDJSON lines, in ~64 KiB chunks. */
@@ -224,25 +177,15 @@ async function start(deps: AppDeps, input: DocumentRunInput, query: DocumentQuer
   if (runsSql(driver)) {
     throw badRequest(`Connection "${name}" is a ${driver.type} connection: document queries run on mongodb connections (SQL goes to POST /execute_sql)`);
   }
-  const observed = observeQuery(deps, input.scope, {
-    connection: name,
-    dialect: 'mongodb',
-    // The query log hashes what it is given; a bound 64-bit integer is a bigint, which JSON cannot hold.
-    sql: createHash('sha256').update(JSON.stringify(query, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))).digest('hex'),
-    paging: input.options.paging,
-    timeoutMs: input.options.timeoutMs,
-  });
-  const t0 = performance.now();
-  const end = (ok: boolean, rows: number, capped = false) => {
-    deps.usage.record(name, { ok, rows, durationMs: performance.now() - t0 });
-    observed.end({ ok, rows, capped });
-  };
-  if (empty) return { connection: name, cursor: null, end };
+  // The query log hashes what it is given; a bound 64-bit integer is a bigint, which JSON cannot hold.
+  const text = createHash('sha256').update(JSON.stringify(query, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))).digest('hex');
+  const begun = begin(deps, input.scope, { connection: name, dialect: 'mongodb', text, options: input.options });
+  if (empty) return { begun, cursor: null };
   try {
     const cursor = await (driver as DocumentDriver).find({ query, timeoutMs: input.options.timeoutMs, signal: input.signal, batchSize: input.options.paging?.maxBytes === undefined ? BATCH_SIZE : BYTE_BOUNDED_BATCH_SIZE });
-    return { connection: name, cursor, end };
+    return { begun, cursor };
   } catch (err) {
-    end(false, 0);
+    begun.end(false, 0);
     throw err;
   }
 }

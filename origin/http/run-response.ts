@@ -1,0 +1,70 @@
+import type { Context } from 'hono';
+import { SluiceError } from '../errors.ts';
+import type { Format } from '../formats/index.ts';
+import { run } from '../services/run/run.ts';
+import type { RunRequest, StreamAnswer } from '../services/run/request.ts';
+import { streamBytes } from '../services/run/stream-bytes.ts';
+import { clientSignal } from './client-signal.ts';
+import type { AppEnv } from './context.ts';
+import { requestScopeOf } from './request-scope.ts';
+
+/**
+ * The HTTP adapter of the run path (services/run/run.ts): the request's
+ * signal, scope and `If-None-Match` in, a page's bytes and headers or a
+ * stream's download out. A key at its `max_concurrent` gets `Retry-After: 1`
+ * (the spec's body for it has no `retry_after`; a client may retry in a second).
+ */
+export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, 'signal' | 'scope' | 'ifNoneMatch'>): Promise<Response> {
+  let answer;
+  try {
+    answer = await run(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c), ifNoneMatch: c.req.header('if-none-match') });
+  } catch (err) {
+    if (err instanceof SluiceError && err.status === 429 && err.extras.retry_after === undefined) c.header('Retry-After', '1');
+    throw err;
+  }
+  if (answer.kind === 'stream') return download(answer, request.options.format);
+  if (answer.serializationMs !== null) c.set('serializationMs', answer.serializationMs);
+  return new Response(answer.body as Uint8Array<ArrayBuffer> | null, { status: answer.status, headers: answer.headers });
+}
+
+/**
+ * The whole result as a download, pulled from the cursor as the client
+ * reads. Lines the database wrote itself only get the header.
+ */
+async function download(answer: StreamAnswer, format: Format): Promise<Response> {
+  const { serializer, chunks } = await streamBytes(answer.run, format);
+  return new Response(toReadable(chunks), {
+    status: 200,
+    headers: {
+      'Content-Type': serializer.contentType,
+      'Content-Disposition': `attachment; filename="${answer.label.filename}.${serializer.extension}"`,
+    },
+  });
+}
+
+/**
+ * A pull-based stream: the next chunk is produced only when the client has
+ * taken the previous one. A client that goes away cancels the stream, which
+ * ends the iterator and so closes the database cursor.
+ */
+function toReadable(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { value, done } = await iterator.next();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (err) {
+          // Mid-stream failure: the download just ends early (headers are already sent).
+          controller.error(err);
+        }
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
