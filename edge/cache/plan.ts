@@ -29,7 +29,7 @@ function rulesOf(name: string, version: number, definitions: Record<string, unkn
  * The response-cache key of a `GET /q/<name>` the edge may answer from its
  * cache, or null when the request must go to the origin. The edge answers
  * only when it reaches exactly the decision the origin would before its own
- * cache (origin/services/queries/run.ts), and otherwise forwards:
+ * cache (origin/services/run/prepare-saved.ts), and otherwise forwards:
  *
  * - the replica is fresh and the caller is the server key (or the server
  *   is open) or a scoped key the edge verified, without `quota`,

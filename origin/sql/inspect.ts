@@ -27,8 +27,8 @@ export interface StatementInfo {
 }
 
 /**
- * One memo per engine (a dialect, or H2: engine.ts): a statement is checked before it runs and again
- * right before (run-sql.ts), a saved query's markers are read on every run,
+ * One memo per engine (a dialect, or H2: engine.ts): a statement is checked before every run
+ * (services/run/prepare*.ts), a saved query's markers are read on every run,
  * and the same texts come back. Texts up to 16 KiB are kept (saved SQL is
  * rarely longer); a longer one is inspected each time.
  */

@@ -9,7 +9,7 @@ import type { Rules } from './types.ts';
  * declaring them required and passed through as supplied; legacy `{name}`
  * placeholders not declared take a supplied value when there is one. Text
  * holding a NUL is refused everywhere. Names the query does not use are
- * ignored. The rules of the run path (origin/services/queries/run.ts), shared
+ * ignored. The rules of the run path (origin/services/run/prepare-saved.ts), shared
  * so the edge keys its cache by the very values the origin binds.
  */
 export interface RequestValuesInput {

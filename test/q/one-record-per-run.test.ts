@@ -39,7 +39,7 @@ describe('one history entry per run, whatever the transport', () => {
   it('POST /execute_sql, a page', async () => {
     const res = await env.origin.fetch('/execute_sql', { method: 'POST', json: { sql: 'SELECT 1 AS one', connection_name: 'examples' } });
     expect(res.status).toBe(200);
-    expect(await entriesOf(requestIdOf(res))).toEqual([expect.objectContaining({ transport: 'http', status: 'success', rows: 1 })]);
+    expect(await entriesOf(res.headers.get('x-request-id')!)).toEqual([expect.objectContaining({ transport: 'http', status: 'success', rows: 1 })]);
   });
 
   it('GET /q/<name>, a page and a stream', async () => {

@@ -1,15 +1,12 @@
-import type { Context } from 'hono';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { presentedSignInToken } from '../../access/jwt.ts';
-import type { AppEnv } from '../../http/context.ts';
-import { requestScopeOf } from '../../http/request-scope.ts';
 import { tablesOf, usableConnections } from '../../services/mcp/connections.ts';
 import { mcpRowOptions } from '../../services/mcp/options.ts';
 import { type RowsOutcome, errorResult, rowsResult, valueResult } from '../../services/mcp/result.ts';
 import { pageShape } from '../../services/run/page-body.ts';
 import type { RunAnswer, RunSource } from '../../services/run/request.ts';
 import { run } from '../../services/run/run.ts';
+import type { McpCall } from './call.ts';
 
 /**
  * The tool calls, each a run on the run path (services/run/run.ts) as its
@@ -23,17 +20,15 @@ import { run } from '../../services/run/run.ts';
  */
 
 /** A saved query's tool: `connection_name` is the request option it is on `/q`; every other argument is a parameter. */
-export async function callQueryTool(c: Context<AppEnv>, query: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-  const deps = c.get('deps');
-  const caller = c.get('caller');
+export async function callQueryTool(call: McpCall, query: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  const { deps, caller } = call;
   const { connection_name: connection, ...supplied } = args;
   if (connection !== undefined && (typeof connection !== 'string' || connection === '')) {
     return errorResult('Invalid arguments', { errors: { connection_name: 'must be the name of a connection' } });
   }
   const options = mcpRowOptions(deps.env, caller);
-  const signInToken = presentedSignInToken((header) => c.req.header(header));
-  const page = await pageOf(c, { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken }, signal);
-  const fetchAll = `GET ${streamUrl(c, page.query, supplied, connection)} with your key`;
+  const page = await pageOf(call, { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken: call.signInToken }, signal);
+  const fetchAll = `GET ${streamUrl(call, page.query, supplied, connection)} with your key`;
   return rowsResult(`${page.query} (version ${page.version})`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
 }
 
@@ -44,15 +39,14 @@ const sqlArguments = z.strictObject({
 });
 
 /** `execute_sql`: ad-hoc SQL as `/execute_sql` runs it, on a connection the caller is granted, and never a write. */
-export async function callSqlTool(c: Context<AppEnv>, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+export async function callSqlTool(call: McpCall, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
   const parsed = sqlArguments.safeParse(args);
   if (!parsed.success) return errorResult('Invalid arguments', { errors: problemsOf(parsed.error) });
-  const deps = c.get('deps');
-  const caller = c.get('caller');
+  const { deps, caller } = call;
   const { sql, connection_name: connection, params } = parsed.data;
   const options = mcpRowOptions(deps.env, caller);
-  const page = await pageOf(c, { kind: 'sql', sql, params: params ?? {}, connection }, signal, { readOnly: true });
-  const fetchAll = `POST ${mainUrl(c, '/execute_sql?stream=true&format=ndjson')} with your key and the same sql, params and connection_name`;
+  const page = await pageOf(call, { kind: 'sql', sql, params: params ?? {}, connection }, signal, { readOnly: true });
+  const fetchAll = `POST ${call.mainUrl('/execute_sql?stream=true&format=ndjson')} with your key and the same sql, params and connection_name`;
   return rowsResult(`SQL on ${connection}`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
 }
 
@@ -61,16 +55,16 @@ const tablesArguments = z.strictObject({
   database: z.string().min(1, 'must not be empty').optional(),
 });
 
-export async function callTablesTool(c: Context<AppEnv>, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function callTablesTool(call: McpCall, args: Record<string, unknown>): Promise<CallToolResult> {
   const parsed = tablesArguments.safeParse(args);
   if (!parsed.success) return errorResult('Invalid arguments', { errors: problemsOf(parsed.error) });
-  const listing = await tablesOf(c.get('deps'), c.get('caller'), parsed.data.connection_name, parsed.data.database);
+  const listing = await tablesOf(call.deps, call.caller, parsed.data.connection_name, parsed.data.database);
   const count = listing.tables.length;
   return valueResult(`${count} table${count === 1 ? '' : 's'} on ${parsed.data.connection_name}${listing.truncated ? ' (cut off: the connection has more than 5000 columns)' : ''}.`, { ...listing });
 }
 
-export async function callConnectionsTool(c: Context<AppEnv>): Promise<CallToolResult> {
-  const usable = await usableConnections(c.get('deps'), c.get('caller'));
+export async function callConnectionsTool(call: McpCall): Promise<CallToolResult> {
+  const usable = await usableConnections(call.deps, call.caller);
   return valueResult(`${usable.length} connection${usable.length === 1 ? '' : 's'} you may run SQL on.`, { connections: usable });
 }
 
@@ -82,10 +76,9 @@ type ToolPage = Pick<RowsOutcome, 'rows' | 'truncated' | 'leftOut' | 'cutAtBytes
  * and whether its byte budget cut it, read from the page's own headers,
  * which a cached page keeps.
  */
-async function pageOf(c: Context<AppEnv>, source: RunSource, signal: AbortSignal, { readOnly = false } = {}): Promise<ToolPage> {
-  const deps = c.get('deps');
-  const caller = c.get('caller');
-  const answer: RunAnswer = await run(deps, { caller, source, options: mcpRowOptions(deps.env, caller), transport: 'mcp', signal, scope: requestScopeOf(c), readOnly });
+async function pageOf(call: McpCall, source: RunSource, signal: AbortSignal, { readOnly = false } = {}): Promise<ToolPage> {
+  const { deps, caller } = call;
+  const answer: RunAnswer = await run(deps, { caller, source, options: mcpRowOptions(deps.env, caller), transport: 'mcp', signal, scope: call.scope, readOnly });
   if (answer.kind !== 'page') throw new Error('an MCP tool reads one page');
   const body: unknown = answer.body === null ? null : JSON.parse(Buffer.from(answer.body).toString('utf8'));
   const headers = new Map(Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]));
@@ -111,19 +104,8 @@ function problemsOf(error: z.ZodError): Record<string, string> {
   return problems;
 }
 
-/**
- * An address on the origin's main port: a call that came in on
- * SLUICE_MCP_PORT, which serves only `/mcp`, is pointed at SLUICE_PORT.
- */
-function mainUrl(c: Context<AppEnv>, path: string): string {
-  const url = new URL(path, c.req.url);
-  const ports = c.get('deps').ports;
-  if (ports?.mcp !== undefined && ports.main !== undefined && url.port === String(ports.mcp)) url.port = String(ports.main);
-  return url.toString();
-}
-
 /** `/q/<name>` with the call's arguments, `format=ndjson&stream=true`: every row, streamed from the cursor. */
-function streamUrl(c: Context<AppEnv>, query: string, supplied: Record<string, unknown>, connection: string | undefined): string {
+function streamUrl(call: McpCall, query: string, supplied: Record<string, unknown>, connection: string | undefined): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(supplied)) {
     if (value !== null && typeof value !== 'object') search.set(name, String(value));
@@ -131,5 +113,5 @@ function streamUrl(c: Context<AppEnv>, query: string, supplied: Record<string, u
   if (connection) search.set('connection_name', connection);
   search.set('format', 'ndjson');
   search.set('stream', 'true');
-  return mainUrl(c, `/q/${encodeURIComponent(query)}?${search}`);
+  return call.mainUrl(`/q/${encodeURIComponent(query)}?${search}`);
 }

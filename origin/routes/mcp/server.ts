@@ -4,12 +4,11 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { SluiceError } from '../../errors.ts';
-import { clientSignal } from '../../http/client-signal.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { requestScopeOf } from '../../http/request-scope.ts';
 import { mcpRowOptions } from '../../services/mcp/options.ts';
 import { errorResult } from '../../services/mcp/result.ts';
 import { type McpTool, toolsFor } from '../../services/mcp/tools.ts';
+import { type McpCall, mcpCallOf } from './call.ts';
 import { callConnectionsTool, callQueryTool, callSqlTool, callTablesTool } from './call-tools.ts';
 import type { McpSdk } from './sdk.ts';
 
@@ -17,18 +16,17 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /**
  * Each MCP message is handled inside the `/mcp` request that carried it:
- * the route hands the transport that request's Hono context (its caller,
- * authenticated afresh on every request, its request id, its client
- * signal) as `authInfo.extra`, and the handlers read it back here.
+ * the route hands the transport what a call needs of that request (call.ts)
+ * as `authInfo.extra`, and the handlers read it back here.
  */
 export function authInfoOf(c: Context<AppEnv>): AuthInfo {
-  return { token: '', clientId: c.get('caller').name, scopes: [], extra: { context: c } };
+  return { token: '', clientId: c.get('caller').name, scopes: [], extra: { call: mcpCallOf(c) } };
 }
 
-function contextOf(sdk: McpSdk, extra: Extra): Context<AppEnv> {
-  const c = extra.authInfo?.extra?.context as Context<AppEnv> | undefined;
-  if (!c) throw new sdk.McpError(sdk.ErrorCode.InternalError, 'No request context');
-  return c;
+function callOf(sdk: McpSdk, extra: Extra): McpCall {
+  const call = extra.authInfo?.extra?.call as McpCall | undefined;
+  if (!call) throw new sdk.McpError(sdk.ErrorCode.InternalError, 'No request context');
+  return call;
 }
 
 const INSTRUCTIONS =
@@ -50,45 +48,41 @@ export function createMcpServer(sdk: McpSdk, version: string, tools: SessionTool
   const server = new sdk.Server({ name: 'sluice', version }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
 
   server.setRequestHandler(sdk.ListToolsRequestSchema, async (_request, extra) => {
-    const listed = await callerTools(contextOf(sdk, extra));
+    const listed = await callerTools(callOf(sdk, extra));
     tools.listed = new Map(listed.map((tool) => [tool.name, tool]));
     return { tools: listed.map(wireTool) };
   });
 
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const c = contextOf(sdk, extra);
+    const call = callOf(sdk, extra);
     const { name } = request.params;
     const args = request.params.arguments ?? {};
-    const signal = AbortSignal.any([clientSignal(c), extra.signal]);
+    const signal = AbortSignal.any([call.signal(), extra.signal]);
     try {
-      if (name === 'execute_sql') return await callSqlTool(c, args, signal);
-      if (name === 'list_tables') return await callTablesTool(c, args);
-      if (name === 'list_connections') return await callConnectionsTool(c);
-      const query = await queryOfTool(c, tools, name);
+      if (name === 'execute_sql') return await callSqlTool(call, args, signal);
+      if (name === 'list_tables') return await callTablesTool(call, args);
+      if (name === 'list_connections') return await callConnectionsTool(call);
+      const query = await queryOfTool(call, tools, name);
       if (query === null) throw unknownTool(sdk, name);
-      return await callQueryTool(c, query, args, signal);
+      return await callQueryTool(call, query, args, signal);
     } catch (err) {
-      return failure(sdk, c, name, err);
+      return failure(sdk, call, name, err);
     }
   });
   return server;
 }
 
-const callerTools = (c: Context<AppEnv>) => {
-  const deps = c.get('deps');
-  const caller = c.get('caller');
-  return toolsFor(deps, caller, mcpRowOptions(deps.env, caller).paging!.pageSize);
-};
+const callerTools = ({ deps, caller }: McpCall) => toolsFor(deps, caller, mcpRowOptions(deps.env, caller).paging!.pageSize);
 
 /**
  * The query behind a tool name, from the session's last listing; listed
  * again (the caller's tools now) when the name is not there, as for a
  * client that calls without listing first.
  */
-async function queryOfTool(c: Context<AppEnv>, tools: SessionTools, name: string): Promise<string | null> {
+async function queryOfTool(call: McpCall, tools: SessionTools, name: string): Promise<string | null> {
   let tool = tools.listed.get(name);
   if (!tool) {
-    const listed = await callerTools(c);
+    const listed = await callerTools(call);
     tools.listed = new Map(listed.map((entry) => [entry.name, entry]));
     tool = tools.listed.get(name);
   }
@@ -103,15 +97,15 @@ const unknownTool = (sdk: McpSdk, name: string) => new sdk.McpError(sdk.ErrorCod
  * tool (a protocol error, as MCP asks). Anything unexpected is logged under
  * the request id and answered opaquely: driver messages can carry secrets.
  */
-function failure(sdk: McpSdk, c: Context<AppEnv>, name: string, err: unknown): CallToolResult {
+function failure(sdk: McpSdk, call: McpCall, name: string, err: unknown): CallToolResult {
   if (err instanceof sdk.McpError) throw err;
   if (err instanceof SluiceError) {
     if (err.code === 'query_not_found') throw unknownTool(sdk, name);
     return errorResult(err.message, err.extras as { errors?: Record<string, string>; detail?: unknown });
   }
   const error = err as Error;
-  c.get('deps').logger.error({ ...requestScopeOf(c), tool: name, err: { name: error.name, stack: error.stack } }, 'MCP tool call failed');
-  return errorResult(`Internal server error (request ${c.get('requestId')})`);
+  call.deps.logger.error({ ...call.scope, tool: name, err: { name: error.name, stack: error.stack } }, 'MCP tool call failed');
+  return errorResult(`Internal server error (request ${call.scope.request_id})`);
 }
 
 function wireTool(tool: McpTool): Tool {
