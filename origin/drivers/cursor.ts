@@ -5,8 +5,9 @@ import type { ColumnMeta, Cursor, RunRequest } from './types.ts';
 
 /**
  * The life of one running statement, shared by every driver: the time limit
- * and the client's abort signal, the first batch read before `run()` resolves,
- * batches pulled on demand, and a single `finish` that releases the session.
+ * and the client's abort signal, a cancel that comes while the statement is
+ * still starting, the first batch read before `run()` resolves, batches
+ * pulled on demand, and a single `finish` that releases the session.
  */
 
 /** How a statement ended: read to its end, closed before its end, or failed/cancelled. */
@@ -18,14 +19,24 @@ export type Outcome = 'done' | 'early' | 'failed';
  * lines the database wrote itself (`Driver.streamLines`).
  */
 export interface StatementSource<T = Value[][]> {
-  /** Sends the statement; resolves with the column metadata once the database accepted it. */
-  start(): Promise<ColumnMeta[]>;
+  /**
+   * Sends the statement; resolves with the column metadata once the database
+   * accepted it. A cancel that comes while the steps before it run (a BEGIN,
+   * a setting, an instance opening) finds nothing for `interrupt` to stop:
+   * `cancelled` is then aborted, and `cancelled.throwIfAborted()` before
+   * sending the statement throws the statement's cancellation error.
+   */
+  start(cancelled: AbortSignal): Promise<ColumnMeta[]>;
   /** The next rows (at least one) or chunk, or null once the statement has no more. */
   pull(): Promise<T | null>;
-  /** Asks the database to cancel the running statement. Best effort; must not throw. */
+  /** Asks the database to cancel the running statement, if one runs. Best effort; must not throw. */
   interrupt(): void | Promise<void>;
-  /** Commits, discards the rest or rolls back, then releases or destroys the session. Must not throw. */
-  finish(outcome: Outcome): Promise<void>;
+  /**
+   * Commits, discards the rest or rolls back, then releases or destroys the
+   * session. `interrupted`: a cancel was asked for, which may still land on
+   * whatever the session runs next, so the session is not reused. Must not throw.
+   */
+  finish(outcome: Outcome, interrupted: boolean): Promise<void>;
 }
 
 export interface StatementContext {
@@ -54,6 +65,8 @@ class Statement<T> implements Cursor<T> {
   private inflight: Promise<unknown> | null = null;
   private finished: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Aborted by the first cancel: a start still under way throws at its next step, and `finish` is told. */
+  private readonly cancel = new AbortController();
   private readonly onAbort = () => this.stop('abort');
 
   constructor(
@@ -83,7 +96,7 @@ class Statement<T> implements Cursor<T> {
       this.timer.unref();
     }
     try {
-      this.columns = await this.track(this.source.start());
+      this.columns = await this.track(this.source.start(this.cancel.signal));
       const first = await this.track(this.source.pull());
       if (this.stopReason) throw new Error('stopped');
       if (first === null) await this.finish('done');
@@ -147,8 +160,9 @@ class Statement<T> implements Cursor<T> {
     }
   }
 
-  /** Synchronously marks the source interrupted (so its `finish` destroys the session), then cancels. */
+  /** Marks the statement cancelled (with its error: the time limit's or the abort's), then asks the source to cancel what runs. */
   private interrupt(): void {
+    if (!this.cancel.signal.aborted) this.cancel.abort(this.stopReason ? this.mapError(null) : cancelled());
     try {
       void Promise.resolve(this.source.interrupt()).catch(() => {});
     } catch {
@@ -177,7 +191,7 @@ class Statement<T> implements Cursor<T> {
     if (!this.finished) {
       if (this.timer) clearTimeout(this.timer);
       this.context.request.signal.removeEventListener('abort', this.onAbort);
-      this.finished = this.source.finish(outcome).catch(() => {});
+      this.finished = this.source.finish(outcome, this.cancel.signal.aborted).catch(() => {});
     }
     return this.finished;
   }

@@ -6,7 +6,7 @@
 const MICROS_PER_SECOND = 1_000_000n;
 const MICROS_PER_DAY = 86_400_000_000n;
 
-/** Days since 1970-01-01 of a proleptic Gregorian date (any year, astronomical numbering). */
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year, astronomical numbering; H. Hinnant's days_from_civil). */
 export function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);

@@ -4,6 +4,7 @@
  * microseconds. Every function returns null when the text cannot be
  * represented exactly (the caller decides what that means).
  */
+import { daysFromCivil } from '../drivers/temporal.ts';
 
 export interface ParsedDecimal {
   negative: boolean;
@@ -48,16 +49,6 @@ export function unscaled(d: ParsedDecimal, precision: number, scale: number): bi
   if (digits.length > precision) return null;
   if (digits === '') return 0n;
   return BigInt(d.negative ? `-${digits}` : digits);
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
 }
 
 function validDate(year: number, month: number, day: number): boolean {

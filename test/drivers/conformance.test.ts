@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDriver } from '../../origin/drivers/registry.ts';
-import type { Driver, DriverEnv, RowCursor, RunRequest } from '../../origin/drivers/types.ts';
+import type { ConnectionSettings, Driver, DriverEnv, RowCursor, RunRequest, SqlDriverType } from '../../origin/drivers/types.ts';
 import { jsonValue } from '../../origin/formats/json-text.ts';
 import { readPage } from '../../origin/services/run/window.ts';
 import { inspect, plan } from '../../origin/sql/index.ts';
@@ -363,6 +363,38 @@ describe.each(SQL_FIXTURES.map((f) => ({ ...f, name: f.label ?? f.type })))('$na
       expect((await failure(d.databases())).code).toBe('connection_failed');
     });
   });
+
+  const alias = fixture.alias;
+  if (alias) {
+    describe(`the ${alias.type} type`, () => {
+      /** What a driver of `settings` reads and lists on the scratch database; closed after, so an embedded file is free for the next. */
+      async function seen(settings: ConnectionSettings, type: SqlDriverType) {
+        const d = createDriver({ ...settings, type }, env());
+        try {
+          const cursor = await run(d, `SELECT * FROM ${VALUES_TABLE} ORDER BY id`);
+          const rows = await readAll(cursor);
+          return { type: d.type, columns: cursor.columns, rows, listing: await d.schema({ maxColumns: 5000 }), databases: await d.databases(), ddl: await d.tableDdl('wide') };
+        } finally {
+          await d.close();
+        }
+      }
+
+      it(`reads, describes and lists the same database as ${fixture.type} with less said`, async () => {
+        const own = await seen(scratch.settings, fixture.type);
+        const aliased = await seen(alias.settings(scratch), alias.type);
+        expect(aliased).toEqual({ ...own, type: alias.type });
+      });
+
+      it('an unreachable database: query_failed on run, connection_failed on test and databases', async () => {
+        const d = createDriver({ ...alias.unreachable(dir), type: alias.type }, env());
+        open.push(d);
+        const error = await failure(run(d, 'SELECT 1'));
+        expect([error.code, error.message]).toEqual(['query_failed', 'The database could not be reached']);
+        expect((await failure(d.test())).code).toBe('connection_failed');
+        expect((await failure(d.databases())).code).toBe('connection_failed');
+      });
+    });
+  }
 
   describe('catalog', () => {
     const total = (listing: { tables: { columns: unknown[] }[] }) => listing.tables.reduce((n, t) => n + t.columns.length, 0);

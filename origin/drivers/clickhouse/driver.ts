@@ -121,7 +121,7 @@ export class ClickhouseDriver extends PooledDriver<ClickhouseSession, CatalogHan
     if (!session) return null;
     const source = new ClickhouseLines(this, session, request, format, this.readOnly(request));
     if (!(await source.plan())) {
-      await source.finish();
+      await source.finish('failed', false);
       return null;
     }
     return openCursor(source, {

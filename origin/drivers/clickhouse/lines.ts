@@ -10,7 +10,7 @@
 import type { Readable } from 'node:stream';
 import { codeTokens, tokenize } from '../../sql/tokenizer.ts';
 import { uniqueColumnNames } from '../column-names.ts';
-import type { StatementSource } from '../cursor.ts';
+import type { Outcome, StatementSource } from '../cursor.ts';
 import type { ColumnMeta, LineFormat, RunRequest } from '../types.ts';
 import { renderChLinesSql } from './render.ts';
 import { ClickhouseRequest, type ClickhouseSession, type StatementHost } from './request.ts';
@@ -80,7 +80,6 @@ export class ClickhouseLines extends ClickhouseRequest implements StatementSourc
   }
 
   async start(): Promise<ColumnMeta[]> {
-    if (this.interrupted) throw new Error('cancelled before the statement started');
     const result = await this.driver.client.exec({
       query: `${this.rendered}\nFORMAT RawBLOB`,
       query_params: queryParams(this.request.values),
@@ -133,9 +132,9 @@ export class ClickhouseLines extends ClickhouseRequest implements StatementSourc
     return new Error(message || 'ClickHouse failed while streaming');
   }
 
-  async finish(): Promise<void> {
+  async finish(_outcome: Outcome, interrupted: boolean): Promise<void> {
     if (this.stream && !this.ended) await this.stop().catch(() => {});
     this.held = Buffer.alloc(0);
-    await this.release();
+    await this.release(interrupted);
   }
 }

@@ -27,7 +27,6 @@ export abstract class ClickhouseRequest {
   protected readonly queryId = randomUUID();
   protected readonly abort = new AbortController();
   protected stream: Readable | null = null;
-  protected interrupted = false;
 
   constructor(
     protected readonly driver: StatementHost,
@@ -40,9 +39,8 @@ export abstract class ClickhouseRequest {
     return { ...this.driver.extraSettings, ...OUTPUT_SETTINGS, ...timeLimit(this.request.timeoutMs), ...(this.readOnly ? READ_ONLY : {}) };
   }
 
-  async interrupt(): Promise<void> {
-    this.interrupted = true;
-    await this.stop();
+  interrupt(): Promise<void> {
+    return this.stop();
   }
 
   /** Aborts the request and kills the query on the server, once. */
@@ -54,7 +52,7 @@ export abstract class ClickhouseRequest {
   }
 
   /** The slot carries no connection state; it is dropped only after a cancel (time limit, client abort), as every driver drops its session then. */
-  protected release(): Promise<void> {
-    return this.driver.release(this.session, !this.interrupted).catch(() => {});
+  protected release(interrupted: boolean): Promise<void> {
+    return this.driver.release(this.session, !interrupted).catch(() => {});
   }
 }

@@ -91,9 +91,9 @@ export class ClickhouseStatement extends ClickhouseRequest implements StatementS
     return batch.length > 0 ? batch : null;
   }
 
-  async finish(outcome: Outcome): Promise<void> {
+  async finish(outcome: Outcome, interrupted: boolean): Promise<void> {
     // Closed before its end: stopped on the server as well.
     if (outcome !== 'done' && !this.done) await this.stop().catch(() => {});
-    await this.release();
+    await this.release(interrupted);
   }
 }

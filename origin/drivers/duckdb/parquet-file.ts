@@ -69,7 +69,6 @@ export class DuckParquetFile implements StatementSource<Uint8Array> {
   private instance: DuckDBInstance | null = null;
   private connection: DuckDBConnection | null = null;
   private file: FileHandle | null = null;
-  private interrupted = false;
   private reads = 0;
   private readonly releaseSlot = holdPipeSlot();
 
@@ -80,30 +79,30 @@ export class DuckParquetFile implements StatementSource<Uint8Array> {
     private readonly target: string | null,
   ) {}
 
-  async start(): Promise<ColumnMeta[]> {
+  async start(cancelled: AbortSignal): Promise<ColumnMeta[]> {
     const small = `${STREAM_MEMORY_PER_THREAD_MB * this.spec.threads}MB`;
     if (memoryBytes(this.spec.memoryLimit) > memoryBytes(small)) {
       try {
-        return await this.write(small);
+        return await this.write(small, cancelled);
       } catch (error) {
         // Nothing was read yet: the statement may start over with the connection's own limit.
         if (!OUT_OF_MEMORY.test(String(error))) throw error;
       }
     }
-    return this.write(this.spec.memoryLimit);
+    return this.write(this.spec.memoryLimit, cancelled);
   }
 
   /**
    * Opens the instance, plans the statement on it (the first time; the
    * connection's shared instance need not be open at all), and runs the COPY.
    */
-  private async write(memoryLimit: string): Promise<ColumnMeta[]> {
+  private async write(memoryLimit: string, cancelled: AbortSignal): Promise<ColumnMeta[]> {
     this.closeInstance();
     if (this.target === null) this.folder ??= await mkdtemp(join(tmpdir(), 'sluice-parquet-'));
     const path = this.target ?? join(this.folder!, 'result.parquet');
     this.path = path;
     await rm(path, { force: true });
-    if (this.interrupted) throw new Error('cancelled before the statement started');
+    cancelled.throwIfAborted();
     this.instance = await createInstance({ ...this.spec, memoryLimit }, [path]);
     this.connection = await connectSession(this.instance, this.spec);
     if (!this.plan) {
@@ -113,7 +112,7 @@ export class DuckParquetFile implements StatementSource<Uint8Array> {
         return [];
       }
     }
-    if (this.interrupted) throw new Error('cancelled before the statement started');
+    cancelled.throwIfAborted();
     const values = this.request.values as DuckDBValue[];
     const copy = `COPY (${this.plan.text}) TO ${sqlString(path)} (FORMAT parquet, ROW_GROUP_SIZE ${this.plan.rowGroupRows})`;
     try {
@@ -137,7 +136,6 @@ export class DuckParquetFile implements StatementSource<Uint8Array> {
   }
 
   interrupt(): void {
-    this.interrupted = true;
     this.connection?.interrupt();
   }
 

@@ -132,7 +132,6 @@ interface Attempt {
 
 export class DuckPipeLines implements StatementSource<Uint8Array> {
   private attempt: Attempt | null = null;
-  private interrupted = false;
   private unswept = 0;
   private readonly releaseSlot = holdPipeSlot();
 
@@ -144,18 +143,18 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
     private readonly fineTasks: boolean,
   ) {}
 
-  async start(): Promise<ColumnMeta[]> {
+  async start(cancelled: AbortSignal): Promise<ColumnMeta[]> {
     const streamMemory = `${STREAM_MEMORY_PER_THREAD_MB * this.spec.threads}MB`;
-    if (memoryBytes(this.spec.memoryLimit) > memoryBytes(streamMemory) && (await this.startsWithin(streamMemory))) return this.plan.columns;
-    await this.begin(this.spec.memoryLimit);
+    if (memoryBytes(this.spec.memoryLimit) > memoryBytes(streamMemory) && (await this.startsWithin(streamMemory, cancelled))) return this.plan.columns;
+    await this.begin(this.spec.memoryLimit, cancelled);
     return this.plan.columns;
   }
 
   /** False when DuckDB ran out of `memoryLimit` before the first byte: nothing was read yet, so it may start over. */
-  private async startsWithin(memoryLimit: string): Promise<boolean> {
+  private async startsWithin(memoryLimit: string, cancelled: AbortSignal): Promise<boolean> {
     let first: Attempt;
     try {
-      first = await this.begin(memoryLimit);
+      first = await this.begin(memoryLimit, cancelled);
     } catch (error) {
       // The configured files' views are bound when the instance opens: a CSV reader alone asks for 32 MB.
       if (OUT_OF_MEMORY.test(String(error))) return false;
@@ -168,8 +167,8 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
     return false;
   }
 
-  private async begin(memoryLimit: string): Promise<Attempt> {
-    if (this.interrupted) throw new Error('cancelled before the statement started');
+  private async begin(memoryLimit: string, cancelled: AbortSignal): Promise<Attempt> {
+    cancelled.throwIfAborted();
     const fifo = await makePipe();
     // Opened before DuckDB opens the other end: a pipe's writer waits for a reader.
     const socket = new Socket({ fd: openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
@@ -192,7 +191,7 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
         });
       this.attempt = attempt;
       // Interrupted while the instance opened: the COPY must not run on unattended.
-      if (this.interrupted) void stop(attempt);
+      if (cancelled.aborted) void stop(attempt);
       return attempt;
     } catch (error) {
       socket.destroy();
@@ -230,7 +229,6 @@ export class DuckPipeLines implements StatementSource<Uint8Array> {
   }
 
   interrupt(): void {
-    this.interrupted = true;
     if (this.attempt) stop(this.attempt);
   }
 

@@ -19,7 +19,6 @@ abstract class DuckChunks<T> implements StatementSource<T> {
   private next: Promise<DuckDBDataChunk | null> | null = null;
   private chunks = 0;
   private exhausted = false;
-  private interrupted = false;
 
   constructor(
     private readonly connection: DuckDBConnection,
@@ -28,9 +27,9 @@ abstract class DuckChunks<T> implements StatementSource<T> {
     private readonly release: (reusable: boolean) => Promise<void>,
   ) {}
 
-  async start(): Promise<ColumnMeta[]> {
+  async start(cancelled: AbortSignal): Promise<ColumnMeta[]> {
     if (this.readTransaction) await this.connection.run('BEGIN TRANSACTION READ ONLY');
-    if (this.interrupted) throw new Error('cancelled before the statement started');
+    cancelled.throwIfAborted();
     const values = this.request.values as DuckDBValue[];
     this.result = await this.connection.stream(this.request.text, values.length ? values : undefined);
     const names = this.result.columnNames();
@@ -57,17 +56,16 @@ abstract class DuckChunks<T> implements StatementSource<T> {
   }
 
   interrupt(): void {
-    this.interrupted = true;
     this.connection.interrupt();
   }
 
   /** A read's transaction ends with its connection, which `release` replaces (duckdb.ts): a rollback. */
-  async finish(_outcome: Outcome): Promise<void> {
+  async finish(_outcome: Outcome, interrupted: boolean): Promise<void> {
     // The connection runs one thing at a time: let an outstanding fetch settle first.
     await this.next?.catch(() => {});
     this.next = null;
     this.result = null;
-    await this.release(!this.interrupted);
+    await this.release(!interrupted);
   }
 }
 
@@ -126,8 +124,8 @@ export class DuckLines extends DuckChunks<Uint8Array> {
     super(...base);
   }
 
-  override async start(): Promise<ColumnMeta[]> {
-    await super.start();
+  override async start(cancelled: AbortSignal): Promise<ColumnMeta[]> {
+    await super.start(cancelled);
     return this.columns;
   }
 

@@ -153,7 +153,6 @@ export class JdbcDriver extends PooledDriver<JdbcSession, JdbcSession> {
 class JdbcStatement implements StatementSource {
   private converts: ((value: unknown) => Value)[] = [];
   private done = false;
-  private killed = false;
 
   constructor(
     private readonly driver: JdbcDriver,
@@ -188,14 +187,13 @@ class JdbcStatement implements StatementSource {
 
   /** The client went away: the helper goes, and the statement with it. */
   interrupt(): void {
-    this.killed = true;
     // JDBC's cancel first (PostgreSQL would otherwise run on, not noticing the closed socket), then the process.
     this.session.helper.cancel(this.session.id);
     this.session.helper.killSoon(300);
   }
 
-  async finish(outcome: Outcome): Promise<void> {
-    let reusable = !this.killed && this.session.helper.alive;
+  async finish(outcome: Outcome, interrupted: boolean): Promise<void> {
+    let reusable = !interrupted && this.session.helper.alive;
     if (reusable) {
       const commit = outcome === 'done' && !this.readOnly;
       // H2 has no DISCARD and keeps @variables, SET settings, the schema and local temporary tables per

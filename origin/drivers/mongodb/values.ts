@@ -101,7 +101,12 @@ function nestedValue(value: unknown): unknown {
   return out;
 }
 
-/** The BSON type name of a field's value (`$type` names), for the schema listing and column metadata. */
+/**
+ * The BSON type name of a field's value (`$type` names), for the schema
+ * listing and column metadata: a value as the driver reads it, or as the
+ * value model holds it once read (`topValue`), which gives the same name
+ * where the value model keeps the type.
+ */
 export function bsonTypeName(value: unknown): string {
   switch (typeof value) {
     case 'string':
@@ -120,6 +125,9 @@ export function bsonTypeName(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (value instanceof RegExp) return 'regex';
   if (value instanceof Uint8Array) return 'binData';
+  if (value instanceof Decimal) return 'decimal';
+  if (value instanceof Instant) return 'date';
+  if (value instanceof JsonValue) return Array.isArray(value.value) ? 'array' : 'object';
   switch ((value as Bson)._bsontype) {
     case 'ObjectId':
     case 'ObjectID':

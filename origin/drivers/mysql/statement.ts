@@ -27,7 +27,6 @@ export class MysqlStatement implements StatementSource {
   private error: unknown = null;
   private paused = false;
   private discarding = false;
-  private interrupted = false;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -37,12 +36,12 @@ export class MysqlStatement implements StatementSource {
     private readonly readOnly: boolean,
   ) {}
 
-  async start(): Promise<ColumnMeta[]> {
+  async start(cancelled: AbortSignal): Promise<ColumnMeta[]> {
     const { conn } = this.session;
     await this.driver.setLimit(this.session, this.request.timeoutMs);
     // Session-wide, not just a READ ONLY transaction: MariaDB commits a transaction before DDL, which then ran. The reset in `finish` (or the session's end) undoes it.
     if (this.readOnly) await exec(conn, 'SET SESSION TRANSACTION READ ONLY');
-    if (this.interrupted) throw new Error('cancelled before the statement started');
+    cancelled.throwIfAborted();
     const query = conn.query({ sql: this.request.text, values: this.request.values, rowsAsArray: true });
     query.on('fields', (fields?: MysqlField[]) => this.onFields(fields));
     query.on('result', (row: unknown, index?: number) => this.onRow(row, index ?? 0));
@@ -117,7 +116,6 @@ export class MysqlStatement implements StatementSource {
   }
 
   interrupt(): Promise<void> {
-    this.interrupted = true;
     return this.driver.killQuery(this.session.conn.threadId);
   }
 
@@ -136,8 +134,8 @@ export class MysqlStatement implements StatementSource {
     return this.error === null;
   }
 
-  async finish(_outcome: Outcome): Promise<void> {
-    let reusable = !this.interrupted && !this.session.broken;
+  async finish(_outcome: Outcome, interrupted: boolean): Promise<void> {
+    let reusable = !interrupted && !this.session.broken;
     try {
       const running = !this.ended && this.error === null && this.columns !== null;
       if (running && reusable && !(await this.drain())) {

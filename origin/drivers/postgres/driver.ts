@@ -130,7 +130,7 @@ export class PostgresDriver extends PooledDriver<PgSession, postgres.Sql> {
       this.pool.release(session, reusable),
     );
     if (!(await source.plan())) {
-      await source.finish('failed');
+      await source.finish('failed', false);
       return null;
     }
     return openCursor(source, { request, fail: (error) => this.statementFailed(error), isTimeout: isStatementTimeout });
@@ -172,7 +172,6 @@ class PgStatement implements StatementSource {
   private first: Value[][] | null = null;
   private begun = false;
   private exhausted = false;
-  private interrupted = false;
 
   constructor(
     private readonly driver: PostgresDriver,
@@ -181,13 +180,13 @@ class PgStatement implements StatementSource {
     private readonly readOnly: boolean,
   ) {}
 
-  async start(): Promise<ColumnMeta[]> {
+  async start(cancelled: AbortSignal): Promise<ColumnMeta[]> {
     const { sql } = this.session;
     const { timeoutMs, batchSize } = this.request;
     const limit = timeoutMs > 0 ? `; SET LOCAL statement_timeout = ${Math.ceil(timeoutMs)}` : '';
     await sql.unsafe(`${this.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}${limit}`).simple();
     this.begun = true;
-    if (this.interrupted) throw new Error('cancelled before the statement started');
+    cancelled.throwIfAborted();
     const values = this.request.values as postgres.ParameterOrJSON<never>[];
     this.query = sql.unsafe(this.request.text, values, { prepare: false }).values() as ValuesQuery;
     this.iterator = this.query.cursor(Math.max(1, batchSize))[Symbol.asyncIterator]() as AsyncIterator<unknown[][]>;
@@ -229,13 +228,12 @@ class PgStatement implements StatementSource {
   }
 
   interrupt(): void {
-    this.interrupted = true;
     this.query?.cancel();
   }
 
-  async finish(outcome: Outcome): Promise<void> {
+  async finish(outcome: Outcome, interrupted: boolean): Promise<void> {
     // A cancel request may land on whatever the backend runs next: never reuse that session.
-    let reusable = !this.interrupted;
+    let reusable = !interrupted;
     try {
       if (this.iterator && !this.exhausted) await this.iterator.return?.();
       if (this.begun) await endTransaction(this.session, { commit: !this.readOnly && outcome !== 'failed', wrote: !this.readOnly });

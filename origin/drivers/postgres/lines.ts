@@ -59,7 +59,6 @@ export class PgLines implements StatementSource<Uint8Array> {
   private iterator: AsyncIterator<Buffer> | null = null;
   private begun = false;
   private ended = false;
-  private interrupted = false;
   private cancelSent = false;
   private broken = false;
   // Binary COPY parsing: unparsed bytes, and the lines found so far.
@@ -119,7 +118,6 @@ export class PgLines implements StatementSource<Uint8Array> {
   }
 
   async start(): Promise<ColumnMeta[]> {
-    if (this.interrupted) throw new Error('cancelled before the statement started');
     const query = this.session.sql.unsafe(`COPY (${this.rendered}) TO STDOUT (FORMAT binary)`) as unknown as CopyInternals;
     // postgres.js may destroy the stream with the statement's error in the same tick it hands it over,
     // before any await here could listen: listen as it is handed over. Errors reach us through the iterator.
@@ -239,7 +237,6 @@ export class PgLines implements StatementSource<Uint8Array> {
   }
 
   interrupt(): void {
-    this.interrupted = true;
     this.cancel();
   }
 
@@ -256,10 +253,10 @@ export class PgLines implements StatementSource<Uint8Array> {
     void Promise.resolve(query.cancel()).catch(() => {});
   }
 
-  async finish(outcome: Outcome): Promise<void> {
+  async finish(outcome: Outcome, interrupted: boolean): Promise<void> {
     // A cancel may land on whatever the backend runs next, and a COPY not read
     // to its end holds the connection: neither session is reused.
-    let reusable = !this.interrupted && !this.broken;
+    let reusable = !interrupted && !this.broken;
     if (this.query && !this.ended) {
       reusable = false;
       this.cancel();

@@ -71,7 +71,6 @@ export class SqliteDriver extends PooledDriver<SqliteSession, SqliteSession> {
 /** One statement; each batch is one request to the worker, so the worker never runs ahead of the reader. */
 class SqliteStatement implements StatementSource {
   private done = false;
-  private interrupted = false;
 
   constructor(
     private readonly session: SqliteSession,
@@ -97,12 +96,11 @@ class SqliteStatement implements StatementSource {
   }
 
   interrupt(): Promise<void> {
-    this.interrupted = true;
     return this.session.terminate();
   }
 
-  async finish(_outcome: Outcome): Promise<void> {
-    let reusable = !this.interrupted && this.session.alive;
+  async finish(_outcome: Outcome, interrupted: boolean): Promise<void> {
+    let reusable = !interrupted && this.session.alive;
     if (reusable && !this.done) {
       try {
         await this.session.call({ op: 'end' });

@@ -1,7 +1,7 @@
 import type { ColumnMeta, DocumentFields } from '../../drivers/types.ts';
-import { kindOfBsonType } from '../../drivers/mongodb/values.ts';
+import { bsonTypeName, kindOfBsonType } from '../../drivers/mongodb/values.ts';
 import { jsonValue } from '../../formats/json-text.ts';
-import { Decimal, Instant, JsonValue, type Value } from '../../values.ts';
+import type { Value } from '../../values.ts';
 
 /**
  * Documents as rows: the columns are field names (the projection's, or those
@@ -10,26 +10,6 @@ import { Decimal, Instant, JsonValue, type Value } from '../../values.ts';
  * they agree (`int|string` and kind `unknown` when they do not), so typed
  * formats (parquet, xlsx) get what the documents hold.
  */
-
-/** The BSON type name of a value as the value model holds it. */
-function typeOf(value: Value): string | null {
-  switch (typeof value) {
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'bool';
-    case 'number':
-      return Number.isInteger(value) ? 'int' : 'double';
-    case 'bigint':
-      return 'long';
-  }
-  if (value === null) return null;
-  if (value instanceof Decimal) return 'decimal';
-  if (value instanceof Instant) return 'date';
-  if (value instanceof Uint8Array) return 'binData';
-  if (value instanceof JsonValue) return Array.isArray(value.value) ? 'array' : 'object';
-  return 'string';
-}
 
 /** Collects field names and their types over documents, in order of first appearance. */
 export class FieldSet {
@@ -65,8 +45,7 @@ export class FieldSet {
   private note(name: string, value: Value): void {
     let seen = this.types.get(name);
     if (!seen) this.types.set(name, (seen = new Set()));
-    const type = typeOf(value);
-    if (type) seen.add(type);
+    if (value !== null) seen.add(bsonTypeName(value));
   }
 
   columns(): ColumnMeta[] {

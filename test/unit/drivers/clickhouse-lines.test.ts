@@ -38,7 +38,7 @@ async function read(source: ClickhouseLines): Promise<{ text: string; error: Err
   } catch (error) {
     return { text: Buffer.concat(parts).toString(), error: error as Error };
   } finally {
-    await source.finish();
+    await source.finish('done', false);
   }
 }
 
@@ -66,7 +66,7 @@ describe('ClickHouse RawBLOB lines', () => {
     const source = new ClickhouseLines(host(['x\n'.repeat(100_000)], null, killed), { id: 1 }, request('SELECT 1'), 'tsv', true);
     await source.start();
     expect(await source.pull()).not.toBeNull();
-    await source.finish();
+    await source.finish('early', false);
     expect(killed).toHaveLength(1);
   });
 });
