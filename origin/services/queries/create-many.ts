@@ -22,7 +22,9 @@ export type Refusals = Map<number, SluiceError>;
  * versions, one change announcement, and one `save_query` audit entry per
  * query, as `createQuery` writes it. A refused input (its definition, or a
  * name already taken) is not made and does not stop the others. `between`
- * runs after each input's check: a caller lets other requests in there.
+ * runs after each input's check and each statement: a caller lets other
+ * requests in there (on the embedded store a statement resolves without
+ * I/O, so the transaction alone would otherwise run in one turn).
  */
 export async function createQueries(
   deps: AppDeps,
@@ -58,16 +60,19 @@ export async function createQueries(
         return false;
       });
       if (fresh.length === 0) return;
+      await between();
       const rows = await tx
         .insert(queries)
         .values(fresh.map(({ input }) => ({ name: input.name, workspace, collection: input.collection ?? null, publishedVersion: input.publish ? 1 : null, nextVersion: 2, createdAt: now, updatedAt: now })))
         .returning({ id: queries.id, name: queries.name });
       const idOf = new Map(rows.map((row) => [row.name, row.id]));
+      await between();
       const versions = await tx
         .insert(queryVersions)
         .values(fresh.map(({ input, definition }) => ({ queryId: idOf.get(input.name)!, version: 1, ...definition, author: input.author ?? actor.name, createdAt: now })))
         .returning();
       const versionOf = new Map(versions.map((version) => [version.queryId, version]));
+      await between();
       await announceQueryChanges(tx, fresh.map(({ input }) => input.name));
       await recordAuditEntries(
         tx,
