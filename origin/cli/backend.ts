@@ -1,4 +1,4 @@
-import type { ExportedBundle } from '../services/collections/bundle-file.ts';
+import type { BundleSnapshot } from '../services/collections/bundle-file.ts';
 import type { ImportOptions, ImportReport } from '../services/collections/bundle-import.ts';
 import type { PostmanCollection } from '../services/collections/postman-file.ts';
 import type { AppliedKind, ConfigFile, ConfigPlan } from '../services/config/index.ts';
@@ -11,7 +11,7 @@ import type { InputFile } from './files.ts';
  * the same `SluiceError`s, so a command never knows which it talks to.
  */
 
-export interface ConfigExportOptions {
+export interface ConfigSnapshotOptions {
   kinds?: AppliedKind[];
   workspace?: string;
   examples: boolean;
@@ -20,10 +20,10 @@ export interface ConfigExportOptions {
 export interface Backend {
   /** For progress lines: `the store in ./.sluice`, `http://127.0.0.1:8080`. */
   where: string;
-  exportBundle(collection: string): Promise<ExportedBundle>;
-  exportPostman(collection: string): Promise<PostmanCollection>;
+  snapshotBundle(collection: string): Promise<BundleSnapshot>;
+  postmanFile(collection: string): Promise<PostmanCollection>;
   importBundle(file: InputFile, options: Omit<ImportOptions, 'workspace'>): Promise<ImportReport>;
-  exportConfig(options: ConfigExportOptions): Promise<ConfigFile>;
+  snapshotConfig(options: ConfigSnapshotOptions): Promise<ConfigFile>;
   diffConfig(file: InputFile, options: { prune: boolean }): Promise<ConfigPlan>;
   applyConfig(file: InputFile, options: { prune: boolean; dryRun: boolean }): Promise<ConfigPlan>;
   close(): Promise<void>;

@@ -7,10 +7,10 @@ import { parseEnv } from '../env.ts';
 import { SluiceError } from '../errors.ts';
 import { createLogger } from '../observability/logger.ts';
 import { openDeps } from '../open-deps.ts';
-import { exportBundle } from '../services/collections/bundle-export.ts';
+import { snapshotBundle } from '../services/collections/bundle-snapshot.ts';
 import { importBundle } from '../services/collections/bundle-import.ts';
 import { collectionPostman } from '../services/collections/postman.ts';
-import { applyConfig, diffConfig, exportConfig, fileSha256, parseConfigFile } from '../services/config/index.ts';
+import { applyConfig, diffConfig, snapshotConfig, fileSha256, parseConfigFile } from '../services/config/index.ts';
 import { DataDirLocked } from '../store/dir-lock.ts';
 import type { Backend } from './backend.ts';
 import type { Output } from './output.ts';
@@ -83,10 +83,10 @@ export async function localBackend(out: Output, { create }: { create: boolean })
 
   return {
     where,
-    exportBundle: (collection) => exportBundle(deps, collection),
-    exportPostman: (collection) => collectionPostman(deps, collection, listeningUrl(env.SLUICE_HOST, env.SLUICE_PORT)),
+    snapshotBundle: (collection) => snapshotBundle(deps, collection),
+    postmanFile: (collection) => collectionPostman(deps, collection, listeningUrl(env.SLUICE_HOST, env.SLUICE_PORT)),
     importBundle: (file, options) => importBundle(deps, CLI_ACTOR, refuseNul(file.document), { ...options, workspace: 'default' }),
-    exportConfig: (options) => exportConfig(deps, options),
+    snapshotConfig: (options) => snapshotConfig(deps, options),
     // Known by the SHA-256 of its bytes, as when sent to a server.
     diffConfig: async (file, { prune }) => diffConfig(deps, CLI_ACTOR, await parseConfigFile(file.bytes, file.syntax), { prune, sha256: fileSha256(file.bytes) }),
     applyConfig: async (file, { prune, dryRun }) =>

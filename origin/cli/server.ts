@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../shared/errors.ts';
 import { SluiceError } from '../errors.ts';
-import type { ExportedBundle } from '../services/collections/bundle-file.ts';
+import type { BundleSnapshot } from '../services/collections/bundle-file.ts';
 import type { ImportReport } from '../services/collections/bundle-import.ts';
 import type { PostmanCollection } from '../services/collections/postman-file.ts';
 import type { ConfigFile, ConfigPlan } from '../services/config/index.ts';
@@ -76,8 +76,8 @@ export function serverBackend(base: string, key: string | undefined): Backend {
 
   return {
     where: base,
-    exportBundle: (collection) => call<ExportedBundle>({ method: 'GET', path: `/api/v1/collections/${encodeURIComponent(collection)}/bundle` }),
-    exportPostman: (collection) => call<PostmanCollection>({ method: 'GET', path: `/api/v1/collections/${encodeURIComponent(collection)}/postman` }),
+    snapshotBundle: (collection) => call<BundleSnapshot>({ method: 'GET', path: `/api/v1/collections/${encodeURIComponent(collection)}/bundle` }),
+    postmanFile: (collection) => call<PostmanCollection>({ method: 'GET', path: `/api/v1/collections/${encodeURIComponent(collection)}/postman` }),
     importBundle: (file, options) =>
       call<ImportReport>({
         method: 'POST',
@@ -85,8 +85,8 @@ export function serverBackend(base: string, key: string | undefined): Backend {
         query: { dry_run: options.dryRun ? 'true' : undefined, on_conflict: options.onConflict, collection: options.collection },
         file,
       }),
-    // A workspace's objects are the export of a call made for that workspace.
-    exportConfig: ({ kinds, workspace, examples }) =>
+    // A workspace's objects are the snapshot of a call made for that workspace.
+    snapshotConfig: ({ kinds, workspace, examples }) =>
       call<ConfigFile>({
         method: 'GET',
         path: `${workspace === undefined ? '' : `/w/${encodeURIComponent(workspace)}`}/api/v1/config/export`,

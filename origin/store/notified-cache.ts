@@ -124,3 +124,9 @@ export function cachePerStore<V>(channel: string, maxEntries = Infinity): (store
 export async function announceChange(tx: Pick<StoreDb, 'execute'>, channel: string, name: string): Promise<void> {
   await tx.execute(sql`select pg_notify(${channel}, ${name})`);
 }
+
+/** `announceChange` for many names in one statement (one JSON parameter, whatever their number). */
+export async function announceChanges(tx: Pick<StoreDb, 'execute'>, channel: string, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  await tx.execute(sql`select pg_notify(${channel}, name) from jsonb_array_elements_text(${JSON.stringify(names)}::jsonb) as name`);
+}

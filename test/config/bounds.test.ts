@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
-import { ADMIN_KEY, configFile, sendFile, startConfigOrigin, unique } from './fixture.ts';
+import { ADMIN_KEY, admin, auditIntact, configFile, sendFile, startConfigOrigin, unique } from './fixture.ts';
 
 /**
  * A large configuration file is diffed while the origin keeps answering:
@@ -89,6 +89,37 @@ describe('config diff of a large file', () => {
       [`${prefix}_8`, ['collection']],
       [`${prefix}_9`, ['cache_ttl']],
     ]);
+  }, 600_000);
+
+  // New queries are made a batch at a time: each still gets its own save_query entry, chained in the file's order, and the origin answers meanwhile.
+  it('applies 2,000 new queries: every one exists, each audited in file order, while /health keeps answering', async () => {
+    const prefix = unique('new');
+    const file = queriesFile(prefix, 2_000);
+    const apply = sendFile(origin, 'apply', file);
+    const [reply, health] = await Promise.all([apply, pollHealth(apply)]);
+    expect(reply.status, JSON.stringify(reply.body).slice(0, 500)).toBe(200);
+    expect(reply.body.counts.queries.create).toBe(2_000);
+    expect(reply.body.changes.queries.create).toEqual(file.queries.map((q: { name: string }) => q.name));
+    expect(health.answers).toBeGreaterThan(1);
+
+    const again = await sendFile(origin, 'diff', file);
+    expect(again.body.changed).toBe(false);
+    const managed = await admin(origin, 'GET', '/api/v1/config/managed');
+    expect(managed.body.managed.queries.filter((name: string) => name.startsWith(`${prefix}_`))).toHaveLength(2_000);
+    const one = await admin(origin, 'GET', `/api/v1/queries/${prefix}_1999`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ name: `${prefix}_1999`, collection: `${prefix}-col19`, published_version: 1 });
+
+    const saved: Array<{ target: string; changes: Record<string, any> }> = [];
+    for (let cursor = ''; ; ) {
+      const page = await admin(origin, 'GET', `/api/v1/audit?action=save_query&limit=1000${cursor}`);
+      saved.push(...page.body.items.filter((entry: { target: string }) => entry.target.startsWith(`${prefix}_`)));
+      if (!page.body.next_cursor) break;
+      cursor = `&cursor=${encodeURIComponent(page.body.next_cursor)}`;
+    }
+    expect(saved.reverse().map((entry) => entry.target)).toEqual(file.queries.map((q: { name: string }) => q.name));
+    expect(saved[5]!.changes).toMatchObject({ name: `${prefix}_5`, version: 1, sql: file.queries[5].sql, collection: `${prefix}-col5`, published: true, via: 'config' });
+    expect(await auditIntact(origin)).toBe(true);
   }, 600_000);
 
   it('refuses a body past SLUICE_CONFIG_MAX_BYTES with 413 config_too_large, naming the setting', async () => {

@@ -34,14 +34,14 @@ export type BundleEntry = z.infer<typeof bundleEntry>;
 export const bundleFile = z.strictObject({
   format: z.literal(BUNDLE_FORMAT, { error: `must be "${BUNDLE_FORMAT}"` }),
   format_version: z.literal(BUNDLE_VERSION, { error: `must be ${BUNDLE_VERSION}: this server reads format_version ${BUNDLE_VERSION}` }),
-  /** The collection the queries were exported from; an import may file them elsewhere. */
+  /** The collection the queries were written from; an import may file them elsewhere. */
   collection: z.string().nullable().optional(),
   queries: z.array(bundleEntry),
 });
 export type BundleFile = z.infer<typeof bundleFile>;
 
 /** As a bundle is written: every field present, `null` where it has no value. */
-export interface ExportedEntry {
+export interface BundleSnapshotEntry {
   name: string;
   sql: string;
   description: string | null;
@@ -51,11 +51,11 @@ export interface ExportedEntry {
   cache_ttl: number | null;
 }
 
-export interface ExportedBundle {
+export interface BundleSnapshot {
   format: typeof BUNDLE_FORMAT;
   format_version: typeof BUNDLE_VERSION;
   collection: string;
-  queries: ExportedEntry[];
+  queries: BundleSnapshotEntry[];
 }
 
 const TOP_FIELDS = `a bundle holds ${Object.keys(bundleFile.shape).join(', ')}`;

@@ -6,6 +6,7 @@ import { canonicalJson } from '../../audit/canonical-json.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import { workspaces } from '../../store/schema/index.ts';
+import { type Attempt, BatchedCreates } from './batched-creates.ts';
 import { type ApplyContext, type Section, recordUpdate } from './context.ts';
 import { type ConfigFile, type DescriptionsEntry, entryPath, fileSha256, sectionEntries } from './file.ts';
 import { APPLIED_KINDS, type AppliedKind, KIND_NOUN, byKind } from './kinds.ts';
@@ -55,8 +56,9 @@ export async function diffConfig(deps: AppDeps, actor: Caller, file: ConfigFile,
 
 /**
  * Applies `file` in one store transaction, all or nothing. Every change is
- * made by the verb the Management API uses, each entry in a savepoint of its
- * own so that every problem is found: any problem is 400 `invalid_config`
+ * made by the verb the Management API uses (new queries by its form for
+ * many, a batch at a time: batched-creates.ts), each entry (or batch) in a
+ * savepoint of its own so that every problem is found: any problem is 400 `invalid_config`
  * listing them all by their place in the file, and nothing is changed. In
  * order: sections that others name first (connections, destinations,
  * queries, roles, keys, exports), then prune in reverse. A file that changes
@@ -79,7 +81,7 @@ export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile
       prune: options.prune ?? false,
     };
     const problems: ConfigProblem[] = [];
-    const attempt = async (path: string, step: (stepDeps: AppDeps) => Promise<void>) => {
+    const attempt: Attempt = async (path, step) => {
       try {
         await savepoint(step);
       } catch (err) {
@@ -94,15 +96,20 @@ export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile
       const entries = sectionEntries(file, kind) ?? [];
       // Names are unique per section (file.ts), so no entry changes what another's `known` says.
       const knownOf = (await section.prepare?.(txDeps, ctx, entries)) ?? (() => undefined);
+      const creates = new BatchedCreates(section, ctx, savepoint, attempt, problems, giveWay);
       for (const [i, entry] of entries.entries()) {
         const known = knownOf(entry);
+        const path = entryPath(kind, i, entry.name);
         if (known === 'unchanged') recordUpdate(ctx, kind, entry.name, {});
+        else if (known === 'absent' && section.createAll) await creates.add(entry, path);
         else {
-          const path = entryPath(kind, i, entry.name);
+          // The creates before it first: the audit chain lists the changes in the file's order.
+          await creates.flush();
           await attempt(path, (d) => section.upsert(d, ctx, entry, path, known));
         }
         await giveWay();
       }
+      await creates.flush();
     }
     if (options.prune) await prune(file, ctx, managed, attempt, (kind, names) => forgetManaged(txDeps.store.db, kind, names), giveWay);
     if (problems.length > 0) throw invalidConfig(problems);
@@ -140,7 +147,7 @@ async function prune(
   file: ConfigFile,
   ctx: ApplyContext,
   managed: Record<AppliedKind, string[]>,
-  attempt: (path: string, step: (stepDeps: AppDeps) => Promise<void>) => Promise<void>,
+  attempt: Attempt,
   forget: (kind: AppliedKind, names: string[]) => Promise<void>,
   giveWay: () => Promise<void>,
 ): Promise<void> {

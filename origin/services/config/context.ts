@@ -4,6 +4,7 @@ import { SluiceError } from '../../errors.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
 import { type AppliedKind, KIND_NOUN } from './kinds.ts';
 import type { ConfigWarning, FieldChange, KindChanges } from './plan.ts';
+import type { ConfigProblem } from './problems.ts';
 
 /** What `Section.prepare` found of an entry's object, before the section's first change. */
 export type Known = 'unchanged' | 'absent';
@@ -39,6 +40,13 @@ export interface Section<E> {
    */
   prepare?(deps: AppDeps, ctx: ApplyContext, entries: E[]): Promise<(entry: E) => Known | undefined>;
   upsert(deps: AppDeps, ctx: ApplyContext, entry: E, path: string, known?: Known): Promise<void>;
+  /**
+   * Makes entries found `absent` together, in a few statements for them all
+   * (`between` runs between the entries' checks): the problems of those
+   * refused, each at its path; the others are recorded as created. Without
+   * it, each goes through `upsert` in a savepoint of its own.
+   */
+  createAll?(deps: AppDeps, ctx: ApplyContext, batch: Array<{ entry: E; path: string }>, between: () => Promise<void>): Promise<ConfigProblem[]>;
   /** Deletes `name`; false when it no longer exists. */
   remove(deps: AppDeps, ctx: ApplyContext, name: string): Promise<boolean>;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { DEPTH_PROBLEM, nestsDeeperThan } from '../../../shared/json-depth.ts';
-import { NUL_PROBLEM, nulPaths } from '../../../shared/nul.ts';
+import { DEPTH_PROBLEM } from '../../../shared/json-depth.ts';
+import { NUL_PROBLEM } from '../../../shared/nul.ts';
 import { parseMongoUri } from '../../drivers/mongodb/client.ts';
 import { ENV_REFERENCE } from '../../secrets/passwords.ts';
 import * as connection from '../connections/fields.ts';
@@ -12,6 +12,7 @@ import * as exportFields from '../exports/fields.ts';
 import * as key from '../keys/fields.ts';
 import * as query from '../queries/fields.ts';
 import * as role from '../roles/fields.ts';
+import { type SlicedSections, nestsTooDeep, nulPathsOf, parseInSlices } from './file-shape.ts';
 import { assertObjectCount } from './limits.ts';
 import { type ConfigProblem, invalidConfig, problemPath } from './problems.ts';
 import { readYaml } from './read-yaml.ts';
@@ -109,10 +110,24 @@ const descriptionsEntry = z.strictObject({
 /** Keyed by connection name. */
 const descriptionsSection = z.record(z.string().min(1), descriptionsEntry);
 
-export const configFileSchema = z.strictObject({
+/** What each section holds, an entry at a time. */
+const SECTION_ENTRIES = {
+  connections: connectionEntry,
+  destinations: destinationEntry,
+  queries: queryEntry,
+  roles: roleEntry,
+  api_keys: keyEntry,
+  exports: exportEntry,
+} as const;
+
+const fileHead = {
   format: z.literal(CONFIG_FORMAT, { error: `format must be "${CONFIG_FORMAT}"` }),
   format_version: z.literal(CONFIG_FORMAT_VERSION, { error: `format_version must be ${CONFIG_FORMAT_VERSION}` }),
   workspace: z.string().min(1).optional().describe('The workspace the file describes; default: the one the call is for, else "default"'),
+};
+
+export const configFileSchema = z.strictObject({
+  ...fileHead,
   connections: z.array(connectionEntry).optional(),
   destinations: z.array(destinationEntry).optional(),
   queries: z.array(queryEntry).optional(),
@@ -121,6 +136,16 @@ export const configFileSchema = z.strictObject({
   descriptions: descriptionsSection.optional().describe('Descriptions of tables and columns, and notes, keyed by connection name'),
   exports: z.array(exportEntry).optional(),
 });
+
+/** `configFileSchema` as parseConfigFile checks it: the sections' entries one at a time (file-shape.ts). */
+const slicedHead = configFileSchema.extend({
+  ...Object.fromEntries(Object.keys(SECTION_ENTRIES).map((section) => [section, z.array(z.unknown()).optional()])),
+  descriptions: z.record(z.string().min(1), z.unknown()).optional(),
+});
+const slicedSections: SlicedSections = {
+  ...Object.fromEntries(Object.entries(SECTION_ENTRIES).map(([section, entry]) => [section, { entry }])),
+  descriptions: { entry: descriptionsEntry },
+};
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
 export type ConnectionEntry = z.infer<typeof connectionEntry>;
@@ -145,12 +170,12 @@ export const fileSha256 = (bytes: Uint8Array): string => createHash('sha256').up
  */
 export async function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml', { maxObjects }: { maxObjects?: number } = {}): Promise<ConfigFile> {
   const raw = contentType === 'json' ? readJson(bytes) : await readYaml(bytes);
-  if (nestsDeeperThan(raw)) throw invalidConfig([{ path: '', message: `the file ${DEPTH_PROBLEM}` }]);
+  if (await nestsTooDeep(raw)) throw invalidConfig([{ path: '', message: `the file ${DEPTH_PROBLEM}` }]);
   if (maxObjects !== undefined) assertObjectCount(raw, maxObjects);
-  const nul = nulPaths(raw);
+  const nul = await nulPathsOf(raw);
   if (nul.length > 0) throw invalidConfig(nul.map((path) => ({ path: problemPath(path.split('.').map(index)), message: NUL_PROBLEM })));
-  const parsed = configFileSchema.safeParse(raw);
-  if (!parsed.success) throw invalidConfig(shapeProblems(parsed.error));
+  const parsed = await parseInSlices<ConfigFile>(raw, slicedHead, slicedSections);
+  if (!parsed.success) throw invalidConfig(shapeProblems(parsed.issues));
   const problems = [...repeatedNames(parsed.data), ...repeatedSecrets(parsed.data)];
   if (problems.length > 0) throw invalidConfig(problems);
   return parsed.data;
@@ -167,9 +192,9 @@ function readJson(bytes: Buffer): unknown {
   }
 }
 
-function shapeProblems(error: z.ZodError): ConfigProblem[] {
+function shapeProblems(issues: z.core.$ZodIssue[]): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  for (const issue of error.issues) {
+  for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const field of issue.keys) problems.push({ path: problemPath([...issue.path, field]), message: 'unknown field', code: 'unknown_field' });
     } else {

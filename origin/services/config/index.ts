@@ -7,7 +7,7 @@
  *   that is rolled back (so a diff and an apply never disagree).
  * - `applyConfig(deps, actor, file, {workspace, prune, dryRun})`: every change
  *   through the API's own verbs in one store transaction, all or nothing.
- * - `exportConfig(deps, {kinds, workspace, examples})`: what the server holds,
+ * - `snapshotConfig(deps, {kinds, workspace, examples})`: what the server holds,
  *   as a file that applies back to the same state.
  * A refused file is a SluiceError `invalid_config` whose `extras.errors` is
  * the list of `ConfigProblem`s (`describeProblem` prints one on a line).
@@ -18,4 +18,4 @@ export { type ConfigProblem, describeProblem } from './problems.ts';
 export { configTooLarge } from './limits.ts';
 export { APPLIED_KINDS, type AppliedKind, CONFIG_KINDS, type ConfigKind } from './kinds.ts';
 export { type ApplyOptions, type ConfigTarget, applyConfig, diffConfig } from './apply.ts';
-export { type ExportOptions, exportConfig } from './export.ts';
+export { type SnapshotOptions, snapshotConfig } from './snapshot.ts';

@@ -2,10 +2,10 @@ import { SluiceError } from '../../errors.ts';
 
 /**
  * How large a configuration file sent over HTTP may be. Applying one runs
- * each object through its verb in one store transaction (about a
- * millisecond per statement on the embedded store), so a file's size is a
- * request's cost: the caps keep one request from holding the store for
- * minutes. A file read at startup or by the local CLI is the operator's
+ * each object through its verb in one store transaction (new queries in
+ * batches, about a millisecond of CPU each; other changes a few statements
+ * each), so a file's size is a request's cost: the caps keep one request
+ * from holding the store for minutes. A file read at startup or by the local CLI is the operator's
  * own and is not capped.
  */
 export interface ConfigLimits {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { type NotifiedCache, announceChange, cachePerStore } from '../../store/notified-cache.ts';
+import { type NotifiedCache, announceChange, announceChanges, cachePerStore } from '../../store/notified-cache.ts';
 import type { Store, StoreDb } from '../../store/open.ts';
 import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../../store/schema/index.ts';
 
@@ -88,6 +88,11 @@ export function forgetQueryDefinitions(store: Pick<Store, 'db'>): void {
 /** Inside a change's transaction: tells every origin on the store to drop query `name` (delivered on commit). */
 export function announceQueryChange(tx: Pick<StoreDb, 'execute'>, name: string): Promise<void> {
   return announceChange(tx, QUERIES_CHANNEL, name);
+}
+
+/** `announceQueryChange` for many names in one statement. */
+export function announceQueryChanges(tx: Pick<StoreDb, 'execute'>, names: string[]): Promise<void> {
+  return announceChanges(tx, QUERIES_CHANNEL, names);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Dialect } from '../../drivers/types.ts';
 import { badRequest } from '../../errors.ts';
 import { documentMarkers } from '../documents/bind.ts';
@@ -38,6 +38,23 @@ const DEFAULT_DIALECT: Dialect = 'postgres';
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** What a definition's check needs of its default connection. */
+type ConnectionFacts = { db: string; workspace: string };
+type ConnectionOf = (name: string) => Promise<ConnectionFacts | undefined> | ConnectionFacts | undefined;
+
+async function readConnection(db: StoreDb, name: string): Promise<ConnectionFacts | undefined> {
+  const [row] = await db.select({ db: connections.db, workspace: connections.workspace }).from(connections).where(eq(connections.name, name));
+  return row;
+}
+
+/** The default connections `names` name, read in one statement: a `connectionOf` for `checkDefinition`. */
+export async function connectionsNamed(db: StoreDb, names: Array<string | null | undefined | unknown>): Promise<ConnectionOf> {
+  const wanted = [...new Set(names.filter((name): name is string => typeof name === 'string' && name !== ''))];
+  const rows = wanted.length === 0 ? [] : await db.select({ name: connections.name, db: connections.db, workspace: connections.workspace }).from(connections).where(inArray(connections.name, wanted));
+  const found = new Map(rows.map((row) => [row.name, row]));
+  return (name) => found.get(name);
+}
+
 /**
  * Checks a definition on save. Every problem is collected into one `errors`
  * map keyed by field (a parameter's own problems under `parameters.<name>`),
@@ -45,12 +62,14 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * everything in one round. `db` looks up the default connection, which must
  * be of the query's `workspace` (and, for `query_type: mongo`, a mongodb
  * connection; for SQL, not one); `problems` are the caller's own findings (a
- * bad collection name) listed with the rest.
+ * bad collection name) listed with the rest. `connectionOf` finds the default
+ * connection instead of a read of its own (`connectionsNamed`: many
+ * definitions checked at once).
  */
 export async function checkDefinition(
   db: StoreDb,
   input: VersionFields,
-  { problems = {}, workspace }: { problems?: Record<string, string>; workspace: string },
+  { problems = {}, workspace, connectionOf = (name) => readConnection(db, name) }: { problems?: Record<string, string>; workspace: string; connectionOf?: ConnectionOf },
 ): Promise<Definition> {
   const errors: Record<string, string> = { ...problems };
   const mongoQuery = input.query_type === 'mongo';
@@ -70,10 +89,7 @@ export async function checkDefinition(
     if (typeof input.connection_name !== 'string' || input.connection_name === '') {
       errors.connection_name = 'must be the name of an existing connection, or null';
     } else {
-      const [row] = await db
-        .select({ db: connections.db, workspace: connections.workspace })
-        .from(connections)
-        .where(eq(connections.name, input.connection_name));
+      const row = await connectionOf(input.connection_name);
       // A query runs only on connections of its own workspace: another's is named as if it did not exist.
       if (!row || row.workspace !== workspace) {
         errors.connection_name = `no connection named ${JSON.stringify(input.connection_name)} in workspace ${JSON.stringify(workspace)}`;

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../../http/context.ts';
-import { exportBundle } from '../../../services/collections/bundle-export.ts';
+import { snapshotBundle } from '../../../services/collections/bundle-snapshot.ts';
 import { assertCapability } from '../require-capability.ts';
 import { listedWorkspace } from '../acting-workspace.ts';
 
@@ -14,7 +14,7 @@ export function registerBundle(api: Hono<AppEnv>): void {
   api.get('/:name/bundle', async (c) => {
     assertCapability(c.get('caller'), c.get('workspace'), 'queries.read');
     const name = c.req.param('name');
-    const bundle = await exportBundle(c.get('deps'), name, { workspace: listedWorkspace(c) });
+    const bundle = await snapshotBundle(c.get('deps'), name, { workspace: listedWorkspace(c) });
     c.header('Content-Disposition', `attachment; filename="${name.replace(/[^a-z0-9._-]/g, '_')}.sluice-bundle.json"`);
     return c.json(bundle);
   });

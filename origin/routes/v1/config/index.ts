@@ -3,12 +3,12 @@ import type { AppEnv } from '../../../http/context.ts';
 import { requireCapability } from '../require-capability.ts';
 import { registerApply } from './apply.ts';
 import { registerDiff } from './diff.ts';
-import { registerExport } from './export.ts';
+import { registerSnapshot } from './snapshot.ts';
 import { registerManaged } from './managed.ts';
 
 /**
  * `/api/v1/config`: diffing and reading what is managed need `config.read`;
- * applying, and exporting (which shows keys' secret hashes), `config.apply`
+ * applying, and the snapshot (GET /export, which shows keys' secret hashes), `config.apply`
  * (owners).
  */
 export const configApi = new Hono<AppEnv>();
@@ -16,4 +16,4 @@ configApi.use(requireCapability('config', { 'POST /diff': 'config.read', 'POST /
 registerDiff(configApi);
 registerApply(configApi);
 registerManaged(configApi);
-registerExport(configApi);
+registerSnapshot(configApi);

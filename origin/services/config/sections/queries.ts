@@ -3,6 +3,7 @@ import { diffFields } from '../../../audit/diff.ts';
 import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../../../store/schema/index.ts';
 import { addVersion } from '../../queries/add-version.ts';
 import { createQuery } from '../../queries/create.ts';
+import { createQueries } from '../../queries/create-many.ts';
 import { deleteQuery } from '../../queries/delete.ts';
 import type { VersionFields } from '../../queries/fields.ts';
 import { versionsOf } from '../../queries/lookup.ts';
@@ -12,6 +13,7 @@ import { setCacheTtl } from '../../queries/set-cache-ttl.ts';
 import { type Section, assertInWorkspace, recordCreate, recordUpdate } from '../context.ts';
 import type { QueryEntry } from '../file.ts';
 import type { FieldChange } from '../plan.ts';
+import { type ConfigProblem, problemsOf } from '../problems.ts';
 import { nextTurn } from '../transaction.ts';
 
 /** Names (or ids) per statement when the section is read up front: far below the 65,535 parameters a statement takes. */
@@ -85,7 +87,8 @@ const refusedFields = (entry: QueryEntry): boolean =>
  * collection. A changed definition is a new published version (or the
  * publication of the newest version when that one already is it); a change
  * of `cache_ttl` alone retunes the published version in place, and of the
- * collection alone moves the query: neither is a new version.
+ * collection alone moves the query: neither is a new version. New queries
+ * are made together (`createQueries`), a batch at a time.
  */
 export const queriesSection: Section<QueryEntry> = {
   kind: 'queries',
@@ -151,6 +154,17 @@ export const queriesSection: Section<QueryEntry> = {
       fields.collection = { from: current.collection, to: collection };
     }
     recordUpdate(ctx, 'queries', entry.name, fields);
+  },
+
+  async createAll(deps, ctx, batch, between) {
+    const refused = await createQueries(deps, ctx.actor, batch.map(({ entry }) => ({ ...entry, publish: true })), ctx.workspace, { between });
+    const problems: ConfigProblem[] = [];
+    for (const [i, { entry, path }] of batch.entries()) {
+      const refusal = refused.get(i);
+      if (refusal) problems.push(...problemsOf(refusal, path));
+      else recordCreate(ctx, 'queries', entry.name);
+    }
+    return problems;
   },
 
   async remove(deps, ctx, name) {

@@ -2,17 +2,19 @@ import type { Hono } from 'hono';
 import { stringify } from 'yaml';
 import { badRequest } from '../../../errors.ts';
 import type { AppEnv } from '../../../http/context.ts';
-import { APPLIED_KINDS, type AppliedKind, exportConfig } from '../../../services/config/index.ts';
+import { APPLIED_KINDS, type AppliedKind, snapshotConfig } from '../../../services/config/index.ts';
 import { flagParam } from './file-body.ts';
 
 /**
  * GET /api/v1/config/export (`kinds=connections,queries`, `examples=true`):
  * the server's objects as a configuration file that applies back to the same
- * state, as JSON, or YAML with `Accept: application/yaml`.
+ * state, as JSON, or YAML with `Accept: application/yaml`. The spec's path
+ * says export; in the code it is the configuration's snapshot (an export is
+ * a delivery to a destination: docs/reference/source-map.md).
  */
-export function registerExport(api: Hono<AppEnv>): void {
+export function registerSnapshot(api: Hono<AppEnv>): void {
   api.get('/export', async (c) => {
-    const file = await exportConfig(c.get('deps'), { kinds: kindsParam(c.req.query('kinds')), workspace: c.get('workspace'), examples: flagParam(c, 'examples') });
+    const file = await snapshotConfig(c.get('deps'), { kinds: kindsParam(c.req.query('kinds')), workspace: c.get('workspace'), examples: flagParam(c, 'examples') });
     if (/\b(application|text)\/(x-)?yaml\b/i.test(c.req.header('accept') ?? '')) {
       return c.body(stringify(file), 200, { 'Content-Type': 'application/yaml; charset=utf-8' });
     }

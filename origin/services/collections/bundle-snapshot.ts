@@ -1,7 +1,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { queries, queryVersions } from '../../store/schema/index.ts';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, type ExportedBundle, type ExportedEntry } from './bundle-file.ts';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleSnapshot, type BundleSnapshotEntry } from './bundle-file.ts';
 import { type CollectionGrants, hasHolders, storeGrants } from './grants.ts';
 import { collectionNotFound } from './lookup.ts';
 
@@ -12,11 +12,11 @@ import { collectionNotFound } from './lookup.ts';
  * `collection_not_found` as for the Postman file; a collection named only by
  * grants gives a bundle with no queries.
  */
-export async function exportBundle(
+export async function snapshotBundle(
   deps: AppDeps,
   name: string,
   { workspace, grants = storeGrants }: { workspace?: string; grants?: CollectionGrants } = {},
-): Promise<ExportedBundle> {
+): Promise<BundleSnapshot> {
   return deps.store.db.transaction(async (tx) => {
     const filed = workspace === undefined ? eq(queries.collection, name) : and(eq(queries.collection, name), eq(queries.workspace, workspace));
     // Newest first within each query: the first row of a name is its newest version.
@@ -27,7 +27,7 @@ export async function exportBundle(
       .where(filed)
       .orderBy(asc(queries.name), desc(queryVersions.version));
     if (rows.length === 0 && !hasHolders(await grants.naming(tx, name, workspace))) throw collectionNotFound(name);
-    const entries: ExportedEntry[] = [];
+    const entries: BundleSnapshotEntry[] = [];
     for (const { name: query, version } of rows) {
       if (entries.at(-1)?.name === query) continue;
       entries.push({

@@ -18,7 +18,7 @@ import { servingVersion } from '../queries/view.ts';
 import { CONFIG_FORMAT, CONFIG_FORMAT_VERSION, type ConfigFile } from './file.ts';
 import { APPLIED_KINDS, type AppliedKind } from './kinds.ts';
 
-export interface ExportOptions {
+export interface SnapshotOptions {
   /** Sections to write; default every kind. */
   kinds?: AppliedKind[];
   /** The workspace whose objects are written; default `default`. */
@@ -170,7 +170,7 @@ async function exportEntries(db: StoreDb, workspace: string): Promise<Entry[]> {
  * examples' objects (connection and its descriptions, queries, role, keys)
  * are left out unless asked for.
  */
-export async function exportConfig(deps: AppDeps, options: ExportOptions = {}): Promise<ConfigFile> {
+export async function snapshotConfig(deps: AppDeps, options: SnapshotOptions = {}): Promise<ConfigFile> {
   const workspace = options.workspace ?? DEFAULT_WORKSPACE;
   const kinds = options.kinds ?? [...APPLIED_KINDS];
   const examples = options.examples ?? false;

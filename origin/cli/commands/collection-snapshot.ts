@@ -3,7 +3,8 @@ import type { Command } from '../command.ts';
 
 const FORMATS = ['bundle', 'postman'] as const;
 
-export const collectionExport: Command = {
+/** `collection export` as the spec names it: a snapshot in the code, an export being a delivery (docs/reference/source-map.md). */
+export const collectionSnapshot: Command = {
   name: 'collection export',
   summary: 'Write a collection as a bundle (to import elsewhere) or a Postman file',
   positionals: [{ name: 'NAME', description: 'The collection' }],
@@ -27,7 +28,7 @@ export const collectionExport: Command = {
     const file = args.values.out as string | undefined;
     const target = await backend();
     out.progress(`Exporting collection ${JSON.stringify(name)} as ${format} from ${target.where}…`);
-    const document = format === 'postman' ? await target.exportPostman(name!) : await target.exportBundle(name!);
+    const document = format === 'postman' ? await target.postmanFile(name!) : await target.snapshotBundle(name!);
     const text = serialize(document, file && format === 'bundle' && /\.ya?ml$/i.test(file) ? 'yaml' : 'json');
     if (file === undefined) {
       await out.result(text);

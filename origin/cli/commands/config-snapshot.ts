@@ -15,7 +15,8 @@ function kindsOf(text: string | undefined): AppliedKind[] | undefined {
   return kinds as AppliedKind[];
 }
 
-export const configExport: Command = {
+/** `config export` as the spec names it: a snapshot in the code, an export being a delivery (docs/reference/source-map.md). */
+export const configSnapshot: Command = {
   name: 'config export',
   summary: 'Write what a server holds as a configuration file',
   positionals: [],
@@ -41,7 +42,7 @@ export const configExport: Command = {
     const kinds = kindsOf(args.values.kinds as string | undefined);
     const target = await backend();
     out.progress(`Exporting configuration from ${target.where}…`);
-    const document = await target.exportConfig({ kinds, workspace: args.values.workspace as string | undefined, examples: args.values.examples === true });
+    const document = await target.snapshotConfig({ kinds, workspace: args.values.workspace as string | undefined, examples: args.values.examples === true });
     const text = serialize(document, file && /\.json$/i.test(file) ? 'json' : 'yaml');
     if (file === undefined) {
       await out.result(text);
