@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MANAGEMENT_ENDPOINTS } from '../../origin/services/discovery/management-paths.ts';
+import { MANAGEMENT_ENDPOINTS } from '../../origin/routes/v1/index.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type TestDb, createTestDb } from '../query/fixture.ts';
 import { ADMIN_KEY, type Reply, adminWithToken, asAdmin, bearer, expectStatus, unique } from './fixtures.ts';

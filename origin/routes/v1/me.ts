@@ -1,11 +1,15 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../http/context.ts';
 import { describeCaller } from '../../services/administrators/me.ts';
-import { assertAdministrator } from './require-capability.ts';
+import { ADMINISTRATORS_TAG } from './administrators/index.ts';
+import { defineResource, defineRoute } from './contract.ts';
 
 /** `GET /api/v1/me`: any administrator, in the workspace the call acts in. */
-export const meApi = new Hono<AppEnv>();
-meApi.get('/', async (c) => {
-  assertAdministrator(c.get('caller'));
-  return c.json(await describeCaller(c.get('deps'), c.get('caller'), c.get('workspace')));
+const me = defineRoute({
+  method: 'get',
+  path: '/',
+  id: 'getMe',
+  summary: 'Who is calling: name, role, via, capabilities, data access, workspace, workspaces',
+  access: 'administrator',
+  handler: async (c) => c.json(await describeCaller(c.get('deps'), c.get('caller'), c.get('workspace'))),
 });
+
+export const meApi = defineResource({ base: '/api/v1/me', tag: ADMINISTRATORS_TAG, routes: [me] });

@@ -1,23 +1,17 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { refuseManagedChanges } from '../config-lock.ts';
-import { registerCreate } from './create.ts';
-import { registerDelete } from './delete.ts';
-import { registerEndPrevious } from './end-previous.ts';
-import { registerGet } from './get.ts';
-import { registerList } from './list.ts';
-import { registerRotate } from './rotate.ts';
-import { registerUpdate } from './update.ts';
+import { defineResource } from '../contract.ts';
+import { create } from './create.ts';
+import { remove } from './delete.ts';
+import { endPrevious } from './end-previous.ts';
+import { read } from './get.ts';
+import { list } from './list.ts';
+import { rotate } from './rotate.ts';
+import { update } from './update.ts';
 
 /** `/api/v1/api-keys`: scoped keys, `keys.read` to read and `keys.write` to change. */
-export const apiKeysApi = new Hono<AppEnv>();
-apiKeysApi.use(requireCapability('keys'));
-apiKeysApi.use(refuseManagedChanges('api_keys'));
-registerList(apiKeysApi);
-registerCreate(apiKeysApi);
-registerGet(apiKeysApi);
-registerUpdate(apiKeysApi);
-registerDelete(apiKeysApi);
-registerRotate(apiKeysApi);
-registerEndPrevious(apiKeysApi);
+export const apiKeysApi = defineResource({
+  base: '/api/v1/api-keys',
+  area: 'keys',
+  tag: { name: 'Management: API keys', description: 'Scoped API keys: grants, limits, rotation' },
+  lock: 'api_keys',
+  routes: [list, create, read, update, remove, rotate, endPrevious],
+});

@@ -1,19 +1,23 @@
-import type { Hono } from 'hono';
-import { readBody } from '../../../http/body.ts';
-import type { AppEnv } from '../../../http/context.ts';
+import { IF_MATCH } from '../../../services/discovery/operations.ts';
 import { updateKeyFields } from '../../../services/keys/fields.ts';
 import { updateKey } from '../../../services/keys/update.ts';
+import { defineRoute } from '../contract.ts';
 import { scopeOf } from './scope.ts';
 
 /** PATCH /api/v1/api-keys/{name}: absent fields stay, null resets; `If-Match` optional (412 when stale). */
-export function registerUpdate(api: Hono<AppEnv>): void {
-  api.patch('/:name', async (c) => {
-    const input = await readBody(c, updateKeyFields);
+export const update = defineRoute({
+  method: 'patch',
+  path: '/:name',
+  id: 'updateApiKey',
+  summary: 'Change a key (null resets a field; active: false revokes it)',
+  body: updateKeyFields,
+  parameters: [IF_MATCH],
+  handler: async (c, input) => {
     const { key, etag } = await updateKey(c.get('deps'), c.get('caller'), c.req.param('name'), input, {
       workspace: scopeOf(c),
       ifMatch: c.req.header('if-match'),
     });
     c.header('ETag', etag);
     return c.json(key);
-  });
-}
+  },
+});

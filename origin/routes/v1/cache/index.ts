@@ -1,15 +1,13 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { registerClear } from './clear.ts';
-import { registerDelete } from './delete.ts';
-import { registerGet } from './get.ts';
-import { registerList } from './list.ts';
+import { defineResource } from '../contract.ts';
+import { clear } from './clear.ts';
+import { evict } from './delete.ts';
+import { read } from './get.ts';
+import { list } from './list.ts';
 
 /** `/api/v1/cache`: the saved-query response cache. Evictions are not audited (spec). */
-export const cacheApi = new Hono<AppEnv>();
-cacheApi.use(requireCapability('cache'));
-registerList(cacheApi);
-registerClear(cacheApi);
-registerGet(cacheApi);
-registerDelete(cacheApi);
+export const cacheApi = defineResource({
+  base: '/api/v1/cache',
+  area: 'cache',
+  tag: { name: 'Management: cache', description: 'The saved-query response cache' },
+  routes: [list, clear, read, evict],
+});

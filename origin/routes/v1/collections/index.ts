@@ -1,20 +1,15 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { refuseManagedChanges } from '../config-lock.ts';
-import { registerBundle } from './bundle.ts';
-import { registerImport } from './import.ts';
-import { registerList } from './list.ts';
-import { registerPostman } from './postman.ts';
-import { registerRename } from './rename.ts';
+import { defineResource } from '../contract.ts';
+import { bundle } from './bundle.ts';
+import { importRoute } from './import.ts';
+import { list } from './list.ts';
+import { postman } from './postman.ts';
+import { rename } from './rename.ts';
 
 /** `/api/v1/collections`. */
-export const collectionsApi = new Hono<AppEnv>();
-collectionsApi.use(requireCapability('collections'));
-// An import names no collection in its path; it refuses a locked managed query itself.
-collectionsApi.use(refuseManagedChanges('collections', ['POST /import']));
-registerList(collectionsApi);
-registerImport(collectionsApi);
-registerRename(collectionsApi);
-registerPostman(collectionsApi);
-registerBundle(collectionsApi);
+export const collectionsApi = defineResource({
+  base: '/api/v1/collections',
+  area: 'collections',
+  tag: { name: 'Management: collections', description: 'Collections of saved queries' },
+  lock: 'collections',
+  routes: [list, importRoute, rename, postman, bundle],
+});

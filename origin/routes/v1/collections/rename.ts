@@ -1,8 +1,6 @@
-import type { Hono } from 'hono';
-import { readBody } from '../../../http/body.ts';
-import type { AppEnv } from '../../../http/context.ts';
-import { listedWorkspace } from '../acting-workspace.ts';
 import { renameCollection, renameFields } from '../../../services/collections/rename.ts';
+import { listedWorkspace } from '../acting-workspace.ts';
+import { defineRoute } from '../contract.ts';
 
 /**
  * PATCH /api/v1/collections/{name} `{name: <new>, merge?: true}`: the queries,
@@ -10,9 +8,11 @@ import { renameCollection, renameFields } from '../../../services/collections/re
  * `collection_not_found`, 409 `collection_exists` without `merge`. A
  * workspace-scoped call renames it in that workspace only.
  */
-export function registerRename(api: Hono<AppEnv>): void {
-  api.patch('/:name', async (c) => {
-    const input = await readBody(c, renameFields);
-    return c.json(await renameCollection(c.get('deps'), c.get('caller'), c.req.param('name'), input, { workspace: listedWorkspace(c) }));
-  });
-}
+export const rename = defineRoute({
+  method: 'patch',
+  path: '/:name',
+  id: 'renameCollection',
+  summary: 'Rename a collection (merge: true into an existing one)',
+  body: renameFields,
+  handler: async (c, input) => c.json(await renameCollection(c.get('deps'), c.get('caller'), c.req.param('name'), input, { workspace: listedWorkspace(c) })),
+});

@@ -3,6 +3,7 @@ import { badRequest } from '../../../errors.ts';
 import { bodyBytes, isYamlBody } from '../../../http/body.ts';
 import type { AppEnv } from '../../../http/context.ts';
 import { type ConfigFile, configTooLarge, fileSha256, parseConfigFile } from '../../../services/config/index.ts';
+import { queryParam } from '../../../services/discovery/operations.ts';
 
 /**
  * The configuration file a request sends: YAML under `application/yaml`, else
@@ -25,3 +26,6 @@ export function flagParam(c: Context<AppEnv>, name: string): boolean {
   if (value === 'true' || value === '1') return true;
   throw badRequest(`${name} must be true or false`, { errors: { [name]: 'must be true or false' } });
 }
+
+/** A `true`/`false` query parameter, as documented. */
+export const flag = (name: string, description: string) => queryParam(name, { type: 'boolean' }, description);

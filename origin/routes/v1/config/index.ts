@@ -1,19 +1,17 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { registerApply } from './apply.ts';
-import { registerDiff } from './diff.ts';
-import { registerSnapshot } from './snapshot.ts';
-import { registerManaged } from './managed.ts';
+import { defineResource } from '../contract.ts';
+import { apply } from './apply.ts';
+import { diff } from './diff.ts';
+import { managed } from './managed.ts';
+import { snapshot } from './snapshot.ts';
 
 /**
  * `/api/v1/config`: diffing and reading what is managed need `config.read`;
  * applying, and the snapshot (GET /export, which shows keys' secret hashes), `config.apply`
  * (owners).
  */
-export const configApi = new Hono<AppEnv>();
-configApi.use(requireCapability('config', { 'POST /diff': 'config.read', 'POST /apply': 'config.apply', 'GET /export': 'config.apply' }));
-registerDiff(configApi);
-registerApply(configApi);
-registerManaged(configApi);
-registerSnapshot(configApi);
+export const configApi = defineResource({
+  base: '/api/v1/config',
+  area: 'config',
+  tag: { name: 'Management: config', description: 'Configuration as code: diff, apply and export a configuration file; managed objects' },
+  routes: [diff, apply, managed, snapshot],
+});

@@ -1,9 +1,9 @@
-import type { Hono } from 'hono';
 import { stringify } from 'yaml';
 import { badRequest } from '../../../errors.ts';
-import type { AppEnv } from '../../../http/context.ts';
 import { APPLIED_KINDS, type AppliedKind, snapshotConfig } from '../../../services/config/index.ts';
-import { flagParam } from './file-body.ts';
+import { queryParam } from '../../../services/discovery/operations.ts';
+import { defineRoute } from '../contract.ts';
+import { flag, flagParam } from './file-body.ts';
 
 /**
  * GET /api/v1/config/export (`kinds=connections,queries`, `examples=true`):
@@ -12,15 +12,21 @@ import { flagParam } from './file-body.ts';
  * says export; in the code it is the configuration's snapshot (an export is
  * a delivery to a destination: docs/reference/source-map.md).
  */
-export function registerSnapshot(api: Hono<AppEnv>): void {
-  api.get('/export', async (c) => {
+export const snapshot = defineRoute({
+  method: 'get',
+  path: '/export',
+  id: 'exportConfig',
+  summary: 'The objects of the workspace as a configuration file (owners); YAML with Accept: application/yaml',
+  access: 'config.apply',
+  parameters: [queryParam('kinds', { type: 'string' }, `Comma-separated: ${APPLIED_KINDS.join(', ')}`), flag('examples', "Include the examples' connections and queries")],
+  handler: async (c) => {
     const file = await snapshotConfig(c.get('deps'), { kinds: kindsParam(c.req.query('kinds')), workspace: c.get('workspace'), examples: flagParam(c, 'examples') });
     if (/\b(application|text)\/(x-)?yaml\b/i.test(c.req.header('accept') ?? '')) {
       return c.body(stringify(file), 200, { 'Content-Type': 'application/yaml; charset=utf-8' });
     }
     return c.json(file);
-  });
-}
+  },
+});
 
 function kindsParam(text: string | undefined): AppliedKind[] | undefined {
   if (text === undefined || text.trim() === '') return undefined;

@@ -1,29 +1,20 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { refuseManagedChanges } from '../config-lock.ts';
-import { registerCreate } from './create.ts';
-import { registerDatabases } from './databases.ts';
-import { registerDelete } from './delete.ts';
-import { registerDescriptions } from './descriptions.ts';
-import { registerDeleted } from './deleted.ts';
-import { registerGet } from './get.ts';
-import { registerList } from './list.ts';
-import { registerSchema } from './schema.ts';
-import { registerTest } from './test.ts';
-import { registerUpdate } from './update.ts';
+import { defineResource } from '../contract.ts';
+import { create } from './create.ts';
+import { databases } from './databases.ts';
+import { remove } from './delete.ts';
+import { deleted } from './deleted.ts';
+import { importComments, patchDescriptions, readDescriptions } from './descriptions.ts';
+import { read } from './get.ts';
+import { list } from './list.ts';
+import { schema } from './schema.ts';
+import { probe } from './test.ts';
+import { update } from './update.ts';
 
 /** `/api/v1/connections`. The fixed paths come before `/:name` (a connection may not be named `deleted`). */
-export const connectionsApi = new Hono<AppEnv>();
-connectionsApi.use(requireCapability('connections'));
-connectionsApi.use(refuseManagedChanges('connections', ['POST /test', 'POST /databases']));
-registerList(connectionsApi);
-registerCreate(connectionsApi);
-registerDeleted(connectionsApi);
-registerTest(connectionsApi);
-registerDatabases(connectionsApi);
-registerGet(connectionsApi);
-registerUpdate(connectionsApi);
-registerDelete(connectionsApi);
-registerSchema(connectionsApi);
-registerDescriptions(connectionsApi);
+export const connectionsApi = defineResource({
+  base: '/api/v1/connections',
+  area: 'connections',
+  tag: { name: 'Management: connections', description: 'Connections: create, read, change, delete, test, browse' },
+  lock: 'connections',
+  routes: [list, create, deleted, probe, databases, read, update, remove, schema, readDescriptions, patchDescriptions, importComments],
+});

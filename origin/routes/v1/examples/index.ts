@@ -1,9 +1,7 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { registerInstall } from './install.ts';
-import { registerRemove } from './remove.ts';
-import { registerStatus } from './status.ts';
+import { defineResource } from '../contract.ts';
+import { install } from './install.ts';
+import { remove } from './remove.ts';
+import { status } from './status.ts';
 
 /**
  * `/api/v1/examples`: the tour over the bundled dataset. Reading its status
@@ -11,8 +9,9 @@ import { registerStatus } from './status.ts';
  * installing and removing need `examples.write`. The examples live in the
  * default workspace.
  */
-export const examplesApi = new Hono<AppEnv>();
-examplesApi.use(requireCapability('queries', { 'POST /': 'examples.write', 'DELETE /': 'examples.write' }));
-registerStatus(examplesApi);
-registerInstall(examplesApi);
-registerRemove(examplesApi);
+export const examplesApi = defineResource({
+  base: '/api/v1/examples',
+  area: 'queries',
+  tag: { name: 'Management: examples', description: 'A tour over the bundled dataset: saved queries, collections, a role and keys' },
+  routes: [status, install, remove],
+});

@@ -1,6 +1,5 @@
-import type { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
 import { installExamples } from '../../../services/examples/install.ts';
+import { defineRoute } from '../contract.ts';
 import { assertDefaultWorkspace } from './workspace.ts';
 
 /**
@@ -8,11 +7,16 @@ import { assertDefaultWorkspace } from './workspace.ts';
  * answers the status with `key_secrets`, each key's secret shown this once,
  * so the answer is never stored by a cache. 409 `examples_conflict`.
  */
-export function registerInstall(api: Hono<AppEnv>): void {
-  api.post('/', async (c) => {
+export const install = defineRoute({
+  method: 'post',
+  path: '/',
+  id: 'installExamples',
+  summary: 'Install what is missing of the tour; key_secrets shows each new key secret once',
+  access: 'examples.write',
+  handler: async (c) => {
     assertDefaultWorkspace(c);
     const result = await installExamples(c.get('deps'), c.get('caller'));
     c.header('Cache-Control', 'no-store');
     return c.json(result);
-  });
-}
+  },
+});

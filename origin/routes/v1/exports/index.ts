@@ -1,21 +1,16 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { refuseManagedChanges } from '../config-lock.ts';
-import { registerCreate } from './create.ts';
-import { registerDelete } from './delete.ts';
-import { registerGet } from './get.ts';
-import { registerList } from './list.ts';
-import { registerRuns } from './runs.ts';
-import { registerUpdate } from './update.ts';
+import { defineResource } from '../contract.ts';
+import { create } from './create.ts';
+import { remove } from './delete.ts';
+import { read } from './get.ts';
+import { list } from './list.ts';
+import { listRuns, run } from './runs.ts';
+import { update } from './update.ts';
 
 /** `/api/v1/exports`: reading for every administrator, changes need `exports.write`, running `exports.run`. */
-export const exportsApi = new Hono<AppEnv>();
-exportsApi.use(requireCapability('exports', { 'POST /:name/runs': 'exports.run' }));
-exportsApi.use(refuseManagedChanges('exports', ['POST /:name/runs']));
-registerList(exportsApi);
-registerCreate(exportsApi);
-registerGet(exportsApi);
-registerUpdate(exportsApi);
-registerDelete(exportsApi);
-registerRuns(exportsApi);
+export const exportsApi = defineResource({
+  base: '/api/v1/exports',
+  area: 'exports',
+  tag: { name: 'Management: exports', description: "A saved query's full result delivered to a destination, incrementally, one run at a time" },
+  lock: 'exports',
+  routes: [list, create, read, update, remove, run, listRuns],
+});

@@ -1,15 +1,15 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { registerStatus } from './status.ts';
-import { registerTools } from './tools.ts';
+import { defineResource } from '../contract.ts';
+import { status } from './status.ts';
+import { tools } from './tools.ts';
 
 /**
  * `/api/v1/mcp`: the MCP endpoint seen from the Management API. The tool
  * list names queries (`queries.read`); the status reads the server's
  * settings (`settings.read`).
  */
-export const mcpApi = new Hono<AppEnv>();
-mcpApi.use(requireCapability('queries', { 'GET /status': 'settings.read' }));
-registerStatus(mcpApi);
-registerTools(mcpApi);
+export const mcpApi = defineResource({
+  base: '/api/v1/mcp',
+  area: 'queries',
+  tag: { name: 'Management: MCP', description: 'The MCP endpoint: whether its port answers, and the tools the caller gets' },
+  routes: [status, tools],
+});

@@ -1,7 +1,6 @@
-import type { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
 import { mcpRowOptions } from '../../../services/mcp/options.ts';
 import { toolsFor } from '../../../services/mcp/tools.ts';
+import { defineRoute } from '../contract.ts';
 
 /**
  * GET /api/v1/mcp/tools: the tools the calling administrator gets on `/mcp`,
@@ -9,13 +8,17 @@ import { toolsFor } from '../../../services/mcp/tools.ts';
  * `schema`), `params` (name, required, JSON Schema), `read_only`, and the
  * `query` behind a saved-query tool.
  */
-export function registerTools(api: Hono<AppEnv>): void {
-  api.get('/tools', async (c) => {
+export const tools = defineRoute({
+  method: 'get',
+  path: '/tools',
+  id: 'listMcpTools',
+  summary: 'The MCP tools the caller gets: name, description, kind, params, read_only',
+  handler: async (c) => {
     const deps = c.get('deps');
     const caller = c.get('caller');
-    const tools = await toolsFor(deps, caller, mcpRowOptions(deps.env, caller).paging!.pageSize);
+    const offered = await toolsFor(deps, caller, mcpRowOptions(deps.env, caller).paging!.pageSize);
     return c.json({
-      tools: tools.map((tool) => {
+      tools: offered.map((tool) => {
         const properties = (tool.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
         const required = new Set((tool.inputSchema.required ?? []) as string[]);
         return {
@@ -28,5 +31,5 @@ export function registerTools(api: Hono<AppEnv>): void {
         };
       }),
     });
-  });
-}
+  },
+});

@@ -1,37 +1,24 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { refuseManagedChanges } from '../config-lock.ts';
-import { registerAddVersion } from './add-version.ts';
-import { registerCreate } from './create.ts';
-import { registerDeleteVersion } from './delete-version.ts';
-import { registerDelete } from './delete.ts';
-import { registerFlow } from './flow.ts';
-import { registerGetVersion } from './get-version.ts';
-import { registerGet } from './get.ts';
-import { registerHistory } from './history.ts';
-import { registerList } from './list.ts';
-import { registerMove } from './move.ts';
-import { registerPublish } from './publish.ts';
-import { registerUnpublish } from './unpublish.ts';
-import { registerUpdateVersion } from './update-version.ts';
-import { registerValidate } from './validate.ts';
+import { defineResource } from '../contract.ts';
+import { addVersionRoute } from './add-version.ts';
+import { create } from './create.ts';
+import { removeVersion } from './delete-version.ts';
+import { remove } from './delete.ts';
+import { flow } from './flow.ts';
+import { readVersion } from './get-version.ts';
+import { read } from './get.ts';
+import { history } from './history.ts';
+import { list } from './list.ts';
+import { move } from './move.ts';
+import { publish } from './publish.ts';
+import { unpublish } from './unpublish.ts';
+import { updateVersion } from './update-version.ts';
+import { validate } from './validate.ts';
 
 /** `/api/v1/queries`. The fixed paths (`/validate`) come before `/:name`. */
-export const queriesApi = new Hono<AppEnv>();
-queriesApi.use(requireCapability('queries', { 'POST /validate': 'queries.read' }));
-queriesApi.use(refuseManagedChanges('queries', ['POST /validate']));
-registerList(queriesApi);
-registerCreate(queriesApi);
-registerValidate(queriesApi);
-registerGet(queriesApi);
-registerMove(queriesApi);
-registerDelete(queriesApi);
-registerAddVersion(queriesApi);
-registerGetVersion(queriesApi);
-registerUpdateVersion(queriesApi);
-registerDeleteVersion(queriesApi);
-registerPublish(queriesApi);
-registerUnpublish(queriesApi);
-registerFlow(queriesApi);
-registerHistory(queriesApi);
+export const queriesApi = defineResource({
+  base: '/api/v1/queries',
+  area: 'queries',
+  tag: { name: 'Management: queries', description: 'Saved queries and their versions' },
+  lock: 'queries',
+  routes: [list, create, validate, read, move, remove, addVersionRoute, readVersion, updateVersion, removeVersion, publish, unpublish, flow, history],
+});

@@ -1,19 +1,15 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { refuseManagedChanges } from '../config-lock.ts';
-import { registerCreate } from './create.ts';
-import { registerDelete } from './delete.ts';
-import { registerGet } from './get.ts';
-import { registerList } from './list.ts';
-import { registerUpdate } from './update.ts';
+import { defineResource } from '../contract.ts';
+import { create } from './create.ts';
+import { remove } from './delete.ts';
+import { read } from './get.ts';
+import { list } from './list.ts';
+import { update } from './update.ts';
 
 /** `/api/v1/roles`: key grant templates, `roles.read` to read and `roles.write` to change. */
-export const rolesApi = new Hono<AppEnv>();
-rolesApi.use(requireCapability('roles'));
-rolesApi.use(refuseManagedChanges('roles'));
-registerList(rolesApi);
-registerCreate(rolesApi);
-registerGet(rolesApi);
-registerUpdate(rolesApi);
-registerDelete(rolesApi);
+export const rolesApi = defineResource({
+  base: '/api/v1/roles',
+  area: 'roles',
+  tag: { name: 'Management: roles', description: 'Roles: templates of key grants' },
+  lock: 'roles',
+  routes: [list, create, read, update, remove],
+});

@@ -1,13 +1,10 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { requireCapability } from '../require-capability.ts';
-import { registerGet } from './get.ts';
+import { defineResource } from '../contract.ts';
+import { read } from './get.ts';
 
-/**
- * `/api/v1/settings`: the server's environment settings, read-only
- * (`settings.read`). The guard covers this path only: `/settings/rekey` is
- * its own router with its own capability.
- */
-export const settingsApi = new Hono<AppEnv>();
-settingsApi.use('/', requireCapability('settings'));
-registerGet(settingsApi);
+/** `/api/v1/settings`: the server's environment settings, read-only (`settings.read`); `/settings/rekey` is a resource of its own. */
+export const settingsApi = defineResource({
+  base: '/api/v1/settings',
+  area: 'settings',
+  tag: { name: 'Management: settings', description: 'The environment settings the server runs with' },
+  routes: [read],
+});

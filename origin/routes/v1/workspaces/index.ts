@@ -1,11 +1,10 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../http/context.ts';
-import { registerCreate } from './create.ts';
-import { registerDelete } from './delete.ts';
-import { registerGet } from './get.ts';
-import { registerList } from './list.ts';
-import { registerMembers } from './members.ts';
-import { registerUpdate } from './update.ts';
+import { defineResource } from '../contract.ts';
+import { create } from './create.ts';
+import { remove } from './delete.ts';
+import { read } from './get.ts';
+import { list } from './list.ts';
+import { listMembersRoute, putMemberRoute, removeMember } from './members.ts';
+import { update } from './update.ts';
 
 /**
  * `/api/v1/workspaces`: any administrator lists and reads the workspaces
@@ -13,10 +12,8 @@ import { registerUpdate } from './update.ts';
  * `workspaces.write` (server-wide owners); members are managed by a server
  * owner or the workspace's own owner.
  */
-export const workspacesApi = new Hono<AppEnv>();
-registerList(workspacesApi);
-registerCreate(workspacesApi);
-registerGet(workspacesApi);
-registerUpdate(workspacesApi);
-registerDelete(workspacesApi);
-registerMembers(workspacesApi);
+export const workspacesApi = defineResource({
+  base: '/api/v1/workspaces',
+  tag: { name: 'Management: workspaces', description: 'Workspaces and their members' },
+  routes: [list, create, read, update, remove, listMembersRoute, putMemberRoute, removeMember],
+});
