@@ -44,15 +44,19 @@ export async function prepareFilms(serverUrl: string, rows: number, log: (messag
   }
 }
 
-/** Sessions ever established on the films database (pg_stat_database.sessions), read on a connection opened beforehand. */
+/**
+ * Sessions ever established on the films database (pg_stat_database.sessions),
+ * read on a connection of its own. A backend reports its own session when it
+ * first goes idle, so the counter's is left to land before the first reading.
+ */
 export interface SessionCounter {
   read(): Promise<number>;
   end(): Promise<void>;
 }
 
-export function sessionCounter(url: string): SessionCounter {
+export async function sessionCounter(url: string): Promise<SessionCounter> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
-  return {
+  const counter = {
     async read() {
       await sql`select pg_stat_clear_snapshot()`;
       const [{ sessions }] = await sql<{ sessions: string }[]>`select sessions::text from pg_stat_database where datname = ${FILMS_DB}`;
@@ -60,4 +64,7 @@ export function sessionCounter(url: string): SessionCounter {
     },
     end: () => sql.end({ timeout: 5 }),
   };
+  await counter.read();
+  await new Promise((r) => setTimeout(r, 1500));
+  return counter;
 }

@@ -128,7 +128,7 @@ export const peers: Scenario = {
     const rows = Math.min(ctx.rows, FILMS_ROWS);
     const dbUrl = await prepareFilms(ctx.pgUrl, rows, ctx.log);
     const loadAverageStart = load1();
-    const sessions = sessionCounter(dbUrl);
+    const sessions = await sessionCounter(dbUrl);
     const sluice = await startPeersOrigin(ctx, dbUrl);
     const started: Server[] = [sluice.origin];
     try {
@@ -192,6 +192,7 @@ export const peers: Scenario = {
         notes: [
           `Versions: PostGraphile ${versions.postgraphile}, Platformatic DB ${versions.platformatic}, Node ${versions.node}. Pool size ${POOL_SIZE} each. Load average at start ${loadAverageStart.join(', ')}.`,
           `New sessions per measured run (all rounds): ${SERVERS.map((s) => `${s} ${[...row1, ...row32, ...page].filter((r) => r.server === s).map((r) => r.newSessions).join('/')}`).join('; ')}.`,
+          "Pool size: PostGraphile's and Platformatic's cap the sessions open; Sluice's SLUICE_POOL_SIZE is the idle sessions kept (any number may be busy).",
           'The peers log no request lines (PostGraphile --disable-query-log, Platformatic at warn); Sluice writes its access line per request, as in production.',
         ],
         samples: { versions, poolSize: POOL_SIZE, loadAverageStart, row1, row32, page, cached, table },
