@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- <scenario>...] [--rows N] [--runs N] [--seconds N] [--tag T] [--keep]`
  *
- * Runs the scenarios (those of the performance issue by default; `formats`, `drivers`, `export-s3`, `export-local`, `mcp`, `mongo-stream` and `console-load` when named) and writes
+ * Runs the scenarios (those of the performance issue by default; `formats`, `drivers`, `export-s3`, `export-local`, `mcp`, `mongo-stream`, `console-load` and `peers` when named) and writes
  * bench/results/<date>-<scenario>[-<tag>].md and .json; a tag names what is measured (`pipe-export`, `no-arenas`).
  * Every figure is read against a baseline measured in the same run on the same machine. See bench/README.md.
  */
@@ -24,6 +24,7 @@ import { formats } from './scenarios/formats.ts';
 import { mcp } from './scenarios/mcp.ts';
 import { mongoStream } from './scenarios/mongo-stream.ts';
 import { pagedJson } from './scenarios/paged-json.ts';
+import { peers } from './scenarios/peers.ts';
 import { savedQuery } from './scenarios/saved-query.ts';
 import { smallQuery } from './scenarios/small-query.ts';
 import { streamCsv } from './scenarios/stream-csv.ts';
@@ -33,8 +34,8 @@ import { streamPostgres } from './scenarios/stream-postgres.ts';
 
 /** Run when no scenario is named. */
 const DEFAULT: Scenario[] = [streamCsv, streamParquet, streamPostgres, smallQuery, pagedJson, savedQuery, edgeCache];
-/** Run only when named: the parts alone (serializers, driver cursors), the exports, the other engines' streams and the console's load. */
-const EXTRA: Scenario[] = [formats, drivers, exportS3, exportLocal, mcp, mongoStream, streamClickhouse, consoleLoad];
+/** Run only when named: the parts alone (serializers, driver cursors), the exports, the other engines' streams, the console's load and the peer servers. */
+const EXTRA: Scenario[] = [formats, drivers, exportS3, exportLocal, mcp, mongoStream, streamClickhouse, consoleLoad, peers];
 const SCENARIOS = [...DEFAULT, ...EXTRA];
 
 const { values, positionals } = parseArgs({

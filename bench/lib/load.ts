@@ -17,13 +17,13 @@ export interface LoadTarget {
   body?: unknown;
   /**
    * Builds each request instead (a POST with a JSON body unless said
-   * otherwise), through autocannon's per-request path (`setupRequest`),
+   * otherwise; `path` replaces the URL's path and query), through autocannon's per-request path (`setupRequest`),
    * which costs the load generator more than a fixed request: compare
    * targets built so only with targets built so too. autocannon resets its
    * context before every request of a one-request sequence, so nothing
    * carries over from one request to the next on a connection.
    */
-  perRequest?: () => { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown };
+  perRequest?: () => { method?: 'GET' | 'POST'; path?: string; headers: Record<string, string>; body?: unknown };
 }
 
 function run(target: LoadTarget, connections: number, seconds: number): Promise<autocannon.Result> {
@@ -37,8 +37,8 @@ function run(target: LoadTarget, connections: number, seconds: number): Promise<
               requests: [
                 {
                   setupRequest: (request: autocannon.Request) => {
-                    const { method = 'POST', headers, body } = target.perRequest!();
-                    return { ...request, method, headers: { ...request.headers, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+                    const { method = 'POST', path, headers, body } = target.perRequest!();
+                    return { ...request, method, ...(path ? { path } : {}), headers: { ...request.headers, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
                   },
                 },
               ],
