@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ROOT, type Server } from './process.ts';
+import { ROOT, type Server, stopChild } from './process.ts';
 
 /**
  * The peers of the `peers` scenario: PostGraphile 4 and Platformatic DB 2,
@@ -68,13 +68,7 @@ async function startPeer(name: string, bin: string, args: string[], env: Record<
       if (child.exitCode === null && child.signalCode === null) return;
       throw new Error(`${name} (pid ${child.pid}) exited (${child.exitCode ?? child.signalCode}); end of its log:\n${tail()}`);
     },
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
+    stop: () => stopChild(child),
   };
 }
 

@@ -61,12 +61,15 @@ export async function startServer(script: string, env: Record<string, string>, l
       const tail = readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n');
       throw new Error(`${script} (pid ${child.pid}) exited (${child.exitCode ?? child.signalCode}); end of its log:\n${tail}`);
     },
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
+    stop: () => stopChild(child),
   };
+}
+
+/** SIGTERM, then SIGKILL when it has not exited within 10 s. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
 }
