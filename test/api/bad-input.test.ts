@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { PG, unique } from './connections-fixtures.ts';
+import { PG } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Input no store or database can take: a NUL anywhere (path, query string,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { PG, unique } from './connections-fixtures.ts';
+import { PG } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Bodies whose shape alone costs the server: JSON nested thousands of

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { API, at, expectError, unique, versionAt } from './queries-fixtures.ts';
+import { API, at, versionAt } from './queries-fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /** POST /api/v1/queries/validate and GET .../versions/{n}/flow over HTTP, on the bundled `examples` (DuckDB) connection. */
 

@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import {
-  type Reply,
-  addVersion,
-  at,
-  createQuery,
-  definition,
-  expectError,
-  readStatuses,
-  statuses,
-  unique,
-  versionAt,
-} from './queries-fixtures.ts';
+import { type Reply, addVersion, at, createQuery, definition, readStatuses, statuses, versionAt } from './queries-fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /** The spec's query-version state table, row by row, version numbering, and ETag / If-Match on every change. */
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../origin/http/body.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { unique } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * JSON request bodies as the origin reads them off the Node request: text

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/queries-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { fakeDocument, until } from './fake-dom.ts';
 import { save } from './fixture.ts';
 import { validateOpenApi } from './openapi-checks.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A server with no key (open) and writes disabled: `/docs` is an HTML page

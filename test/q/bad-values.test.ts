@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG, unique } from '../api/connections-fixtures.ts';
+import { PG } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type QResponse, createQuery, getQ, postQ, requestIdOf, wasRecorded } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * /q/<name> on PostgreSQL with values the database would refuse: they are

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG, unique } from '../api/connections-fixtures.ts';
+import { PG } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { createQuery, getQ, postQ, requestIdOf, wasRecorded } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /** GET and POST /q/<name> on the examples connection (DuckDB) and a Postgres connection. */
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { addVersion, createQuery, getQ, postQ, requestIdOf, wasRecorded } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /** /q/<name>: which version runs, parameter rules and undeclared markers, pattern rules on RE2, legacy {name} placeholders. */
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../origin/drivers/types.ts';
-import { tempDir, unique } from '../api/connections-fixtures.ts';
+import { tempDir } from '../api/connections-fixtures.ts';
 import type { Origin } from '../harness/origin.ts';
 import {
   DRIVERS,
@@ -15,6 +15,7 @@ import {
   rowsOf,
   startQueryOrigin,
 } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Error answers of POST /execute_sql on every database: status, `{error}` shape and `detail`. */
 
