@@ -1,4 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Pure unit files: no origin, no server, nothing global changed for good; they share workers (no isolation). */
+const UNIT = ['test/unit/**/*.test.ts'];
 
 /** The black-box suites of the query endpoints, run a second time with the edge Worker in front (test/harness/origin.ts). */
 const THROUGH_EDGE = ['test/query/**/*.test.ts', 'test/q/**/*.test.ts', 'test/discovery/catalog.test.ts', 'test/discovery/open-server.test.ts'];
@@ -12,7 +15,8 @@ export default defineConfig({
     // Two cores: more workers only queue on the databases and slow each other.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'origin', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: UNIT, pool: 'threads', isolate: false } },
+      { extends: true, test: { name: 'origin', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT] } },
       { extends: true, test: { name: 'through-edge', include: THROUGH_EDGE, env: { SLUICE_TEST_THROUGH_EDGE: '1' } } },
     ],
   },
