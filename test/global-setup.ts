@@ -25,6 +25,8 @@ export default async function setup(project: TestProject) {
   // Each vitest project runs this setup in the one main process: the first
   // opens the run's record and scans it at the end; the others share it.
   const owner = shared.sluiceRunRecord === undefined;
+  // Files in a project without isolation share one origin per worker (harness/shared-origin.ts).
+  project.provide('sluiceShareOrigin', project.config.isolate === false);
   // Test origins run the bundle `npm start` runs: one plain Node process each, no TypeScript transform.
   if (owner) execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build.mjs', import.meta.url)), '--quiet'], { stdio: 'inherit' });
   shared.sluiceRunRecord ??= mkdtemp(join(tmpdir(), 'sluice-test-run-'));

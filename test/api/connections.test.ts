@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
+import type { Origin } from '../harness/origin.ts';
 import { MY, PG } from './connections-fixtures.ts';
 import { unique } from '../harness/unique.ts';
 import { expectError } from '../harness/expect-error.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** Connections CRUD over HTTP: field rules, masking, ETags, PATCH semantics, delete with reason. */
 
 let origin: Origin;
 beforeAll(async () => {
-  origin = await startOrigin();
+  origin = await sharedOrigin();
 });
 afterAll(async () => {
   await origin?.stop();

@@ -13,9 +13,9 @@ import {
   executeSql,
   expectQueryError,
   rowsOf,
-  startQueryOrigin,
 } from './fixture.ts';
 import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** Error answers of POST /execute_sql on every database: status, `{error}` shape and `detail`. */
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
       await db.exec(...PROBE_SEED);
     }),
   );
-  origin = await startQueryOrigin();
+  origin = await sharedOrigin();
   const port = await closedPort();
   for (const db of dbs) {
     conn[db.driver] = await addConnection(origin, db);
