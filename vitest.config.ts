@@ -28,6 +28,9 @@ const SHARED_ORIGIN = [
 /** The black-box suites of the query endpoints, run a second time with the edge Worker in front (test/harness/origin.ts). */
 const THROUGH_EDGE = ['test/query/**/*.test.ts', 'test/q/**/*.test.ts', 'test/discovery/catalog.test.ts', 'test/discovery/open-server.test.ts'];
 
+// Whether THROUGH_EDGE names a file: its globs are whole folders of test files, or single files.
+const throughEdge = (file: string) => THROUGH_EDGE.some((glob) => (glob.endsWith('/**/*.test.ts') ? file.startsWith(glob.slice(0, -'**/*.test.ts'.length)) : file === glob));
+
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
@@ -40,7 +43,11 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: UNIT, pool: 'threads', isolate: false } },
       { extends: true, test: { name: 'origin', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT, ...SHARED_ORIGIN] } },
       { extends: true, test: { name: 'shared-origin', include: SHARED_ORIGIN, isolate: false } },
-      { extends: true, test: { name: 'through-edge', include: THROUGH_EDGE, env: { SLUICE_TEST_THROUGH_EDGE: '1' } } },
+      { extends: true, test: { name: 'through-edge', include: THROUGH_EDGE, exclude: [...configDefaults.exclude, ...SHARED_ORIGIN], env: { SLUICE_TEST_THROUGH_EDGE: '1' } } },
+      {
+        extends: true,
+        test: { name: 'through-edge-shared', include: SHARED_ORIGIN.filter(throughEdge), isolate: false, env: { SLUICE_TEST_THROUGH_EDGE: '1' } },
+      },
     ],
   },
 });

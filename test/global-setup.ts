@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { isFullRun } from './harness/full-run.ts';
 import { startOrigin } from './harness/origin.ts';
+import { stopSharedOrigins } from './harness/shared-origin.ts';
 import { scanRun, shortfalls } from './harness/secret-scan.ts';
 
 /**
@@ -39,6 +40,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await rm(join(dir, '..'), { recursive: true, force: true });
     if (!owner) return;
+    stopSharedOrigins();
     // vitest logs a teardown's error yet exits 0, and cuts a slow teardown
     // short: the run counts as failed until the scan says otherwise.
     const exitCode = process.exitCode;
