@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { isFullRun } from './harness/full-run.ts';
 import { startOrigin } from './harness/origin.ts';
+import { stopSharedOrigins } from './harness/shared-origin.ts';
 import { scanRun, shortfalls } from './harness/secret-scan.ts';
 
 /**
@@ -25,6 +26,8 @@ export default async function setup(project: TestProject) {
   // Each vitest project runs this setup in the one main process: the first
   // opens the run's record and scans it at the end; the others share it.
   const owner = shared.sluiceRunRecord === undefined;
+  // Files in a project without isolation share one origin per worker (harness/shared-origin.ts).
+  project.provide('sluiceShareOrigin', project.config.isolate === false);
   // Test origins run the bundle `npm start` runs: one plain Node process each, no TypeScript transform.
   if (owner) execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build.mjs', import.meta.url)), '--quiet'], { stdio: 'inherit' });
   shared.sluiceRunRecord ??= mkdtemp(join(tmpdir(), 'sluice-test-run-'));
@@ -37,6 +40,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await rm(join(dir, '..'), { recursive: true, force: true });
     if (!owner) return;
+    stopSharedOrigins();
     // vitest logs a teardown's error yet exits 0, and cuts a slow teardown
     // short: the run counts as failed until the scan says otherwise.
     const exitCode = process.exitCode;

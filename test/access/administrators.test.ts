@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { ADMIN_KEY, adminWithToken, apiKey, asAdmin, auditOf, bearer, expectError, expectStatus, expectUnauthorized, scopedKey, unique } from './fixtures.ts';
+import { ADMIN_KEY, adminWithToken, apiKey, asAdmin, auditOf, bearer, expectStatus, expectUnauthorized, scopedKey } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Administrators and their tokens: fields, ETags, owners only, last owner, shared names, own tokens, audit. */
 

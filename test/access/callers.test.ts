@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import {
-  ADMIN_KEY,
-  adminWithToken,
-  apiKey,
-  asAdmin,
-  bearer,
-  dateIn,
-  expectError,
-  expectStatus,
-  expectUnauthorized,
-  scopedKey,
-  shiftDate,
-  unique,
-} from './fixtures.ts';
+import { ADMIN_KEY, adminWithToken, apiKey, asAdmin, bearer, dateIn, expectStatus, expectUnauthorized, scopedKey, shiftDate } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
+import { eventually } from '../harness/eventually.ts';
 
 /**
  * Every kind of caller, and every way authentication fails with the one 401.
@@ -146,7 +136,7 @@ describe('scoped keys', () => {
     const secret = await scopedKey(guarded, name);
     expect((await asAdmin(guarded, 'GET', `/api/v1/api-keys/${name}`)).body.last_used_at).toBeNull();
     expectStatus(await catalog(guarded, apiKey(secret)), 200);
-    const first = await eventually(guarded, `/api/v1/api-keys/${name}`, (body) => body.last_used_at);
+    const first = await settled(guarded, `/api/v1/api-keys/${name}`, (body) => body.last_used_at);
     expectStatus(await catalog(guarded, apiKey(secret)), 200);
     // The embedded store runs one statement at a time, in the order they come: a write the second call started would come before this read.
     expect((await asAdmin(guarded, 'GET', `/api/v1/api-keys/${name}`)).body.last_used_at).toBe(first);
@@ -162,7 +152,7 @@ describe('administrator tokens', () => {
       expectStatus(me, 200);
       expect(me.body).toMatchObject({ name, via: 'token', role: 'auditor', server_wide: true, data_access: 'none' });
     }
-    const seen = await eventually(guarded, `/api/v1/administrators/${name}`, (body) => body.last_seen_at);
+    const seen = await settled(guarded, `/api/v1/administrators/${name}`, (body) => body.last_seen_at);
     expect(seen).toMatch(/^\d{4}-/);
     const tokens = await asAdmin(guarded, 'GET', `/api/v1/administrators/${name}/tokens`);
     expect(tokens.body.tokens[0].last_used_at).toMatch(/^\d{4}-/);
@@ -267,11 +257,5 @@ describe('startup', () => {
 });
 
 /** Polls a server-key GET until `pick` gives a value (writes off the request path land shortly after). */
-async function eventually(origin: Origin, path: string, pick: (body: any) => unknown): Promise<unknown> {
-  for (let i = 0; i < 100; i++) {
-    const value = pick((await asAdmin(origin, 'GET', path)).body);
-    if (value !== null && value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${path}: still nothing after 5 s`);
-}
+const settled = (origin: Origin, path: string, pick: (body: any) => unknown): Promise<unknown> =>
+  eventually(async () => pick((await asAdmin(origin, 'GET', path)).body) ?? undefined, { what: path, timeoutMs: 5_000 });

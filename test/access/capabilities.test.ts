@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLES, type AdminRole, type Capability, capabilitiesOf, roleHas } from '../../origin/access/capabilities.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { ADMIN_KEY, adminWithToken, asAdmin, bearer, expectError, expectStatus, unique } from './fixtures.ts';
+import { ADMIN_KEY, adminWithToken, asAdmin, bearer, expectStatus } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The capability table, enforced: each role's administrator tries one

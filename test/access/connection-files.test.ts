@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin, templateDir } from '../harness/origin.ts';
 import { sqliteExec } from '../api/connections-fixtures.ts';
-import { ADMIN_KEY, type Reply, adminWithToken, asAdmin, bearer, expectError, expectStatus, unique } from './fixtures.ts';
+import { ADMIN_KEY, type Reply, adminWithToken, asAdmin, bearer, expectStatus } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The files a connection names (SQLite and DuckDB databases, DuckDB

@@ -7,9 +7,6 @@ export const ADMIN_KEY = 'access-test-admin-key-0123456789';
 
 export type Reply = { status: number; headers: Headers; body: any };
 
-let counter = 0;
-/** A name no other test uses (lower case: also a valid workspace name). */
-export const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 export const apiKey = (secret: string) => ({ 'x-api-key': secret });
@@ -21,14 +18,6 @@ export function asAdmin(origin: Origin, method: string, path: string, body?: unk
 
 export function expectStatus(res: Reply, status: number): void {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
-}
-
-/** A management error: `{error, code, request_id}` with the response's request id. */
-export function expectError(res: Reply, status: number, code: string): void {
-  expectStatus(res, status);
-  expect(res.body.code).toBe(code);
-  expect(typeof res.body.error).toBe('string');
-  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
 }
 
 /** The one 401 body every authentication failure gets, whatever went wrong. */

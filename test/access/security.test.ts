@@ -3,7 +3,9 @@ import { isPublicPath } from '../../shared/access/public-paths.ts';
 import { createApp } from '../../origin/app.ts';
 import type { AppDeps } from '../../origin/deps.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { ADMIN_KEY, type Reply, apiKey, asAdmin, bearer, expectError, expectStatus, expectUnauthorized, unique } from './fixtures.ts';
+import { ADMIN_KEY, type Reply, apiKey, asAdmin, bearer, expectStatus, expectUnauthorized } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The shared security test: every protected route of the origin (read from

@@ -5,7 +5,8 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
-import { ADMIN_KEY, type Reply, adminWithToken, apiKey, asAdmin, bearer, expectStatus, expectUnauthorized, scopedKey, unique } from './fixtures.ts';
+import { ADMIN_KEY, type Reply, adminWithToken, apiKey, asAdmin, bearer, expectStatus, expectUnauthorized, scopedKey } from './fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Two origins sharing one PostgreSQL store: every change to keys, tokens and

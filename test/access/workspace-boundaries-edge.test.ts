@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type Stack, createKey, createQuery, originRequests, q, startStack } from '../edge/fixture.ts';
-import { unique } from './fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The edge decides reach as the origin does (shared/access/reach.ts): a key

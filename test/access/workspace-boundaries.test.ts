@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type TestDb, createTestDb } from '../query/fixture.ts';
-import { ADMIN_KEY, type Reply, adminWithToken, asAdmin, bearer, expectError, expectStatus, unique } from './fixtures.ts';
+import { ADMIN_KEY, type Reply, adminWithToken, asAdmin, bearer, expectStatus } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Workspace boundaries in grants (docs/reference/workspaces.md): a key's or

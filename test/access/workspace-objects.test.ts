@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { ADMIN_KEY, type Reply, asAdmin, expectError, expectStatus } from './fixtures.ts';
+import { ADMIN_KEY, type Reply, asAdmin, expectStatus } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
 
 /**
  * On `/w/<workspace>/api/v1/...` a connection or saved query of another

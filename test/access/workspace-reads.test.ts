@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANAGEMENT_ENDPOINTS } from '../../origin/routes/v1/index.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type TestDb, createTestDb } from '../query/fixture.ts';
-import { ADMIN_KEY, type Reply, adminWithToken, asAdmin, bearer, expectStatus, unique } from './fixtures.ts';
+import { ADMIN_KEY, type Reply, adminWithToken, asAdmin, bearer, expectStatus } from './fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Workspace-scoped reads show nothing of another workspace

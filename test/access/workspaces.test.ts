@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { ADMIN_KEY, adminWithToken, asAdmin, auditOf, bearer, expectError, expectStatus, unique } from './fixtures.ts';
+import { ADMIN_KEY, adminWithToken, asAdmin, auditOf, bearer, expectStatus } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Workspaces, members, who sees which, and `/w/<workspace>/api/v1` seeing only that workspace's objects. */
 

@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { collectionAt } from './collections-fixtures.ts';
-import { API, at, expectError, unique } from './queries-fixtures.ts';
+import { API, at } from './queries-fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * `GET /api/v1/collections/{name}/postman`: the file's shape, rule by rule,

@@ -7,7 +7,9 @@ import { openStore } from '../../origin/store/open.ts';
 import { auditLog, queries, queryVersions } from '../../origin/store/schema/index.ts';
 import { type Origin, startOrigin, templateDir } from '../harness/origin.ts';
 import { COLLECTIONS, collectionAt } from './collections-fixtures.ts';
-import { API, type Reply, at, definition, expectError, unique } from './queries-fixtures.ts';
+import { API, type Reply, at, definition } from './queries-fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * `GET /api/v1/collections` and `PATCH /api/v1/collections/{name}` over HTTP:

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +10,6 @@ import postgres from 'postgres';
 export const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
 export const MY = { host: '127.0.0.1', port: 3306, user: 'root', database: 'test' };
 
-/** A name no other test run uses: letters, digits and `_`, safe as a table or user name too. */
-export const unique = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 
 export async function pgExec(...statements: string[]): Promise<void> {
   const sql = postgres({ ...PG, max: 1, onnotice: () => {} });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
 import { recordSecret } from '../harness/run-record.ts';
-import { unique } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A password written inside a JDBC URL (issue 33, item 11) would be stored

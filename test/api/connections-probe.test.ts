@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { MY, PG, duckdbExec, myExec, pgExec, sqliteExec, tempDir, unique } from './connections-fixtures.ts';
+import { MY, PG, duckdbExec, myExec, pgExec, sqliteExec, tempDir } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Connections against the real databases: test, databases, schema (and its

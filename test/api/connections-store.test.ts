@@ -18,7 +18,8 @@ import type { HistoryRecorder } from '../../origin/services/history/recorder.ts'
 import { type Store, type StoreDb, openStore } from '../../origin/store/open.ts';
 import { auditLog, connections, deletedConnections } from '../../origin/store/schema/index.ts';
 import { type Origin, startOrigin, templateDir } from '../harness/origin.ts';
-import { PG, tempDir, unique } from './connections-fixtures.ts';
+import { PG, tempDir } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * What connections leave in the store: they survive a restart, each change

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startClickhouse, type ClickhouseServer } from '../harness/clickhouse.ts';
 import { logsCaughtUp, type Origin, startOrigin } from '../harness/origin.ts';
 import { H2_JAR } from '../drivers/fixtures/jdbc.ts';
-import { MY, PG, myExec, pgExec, tempDir, unique } from './connections-fixtures.ts';
+import { MY, PG, myExec, pgExec, tempDir } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * What a connection's database user may do beyond reading, asked on create,

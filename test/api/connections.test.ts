@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
-import { MY, PG, unique } from './connections-fixtures.ts';
+import type { Origin } from '../harness/origin.ts';
+import { MY, PG } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** Connections CRUD over HTTP: field rules, masking, ETags, PATCH semantics, delete with reason. */
 
 let origin: Origin;
 beforeAll(async () => {
-  origin = await startOrigin();
+  origin = await sharedOrigin();
 });
 afterAll(async () => {
   await origin?.stop();
@@ -24,14 +27,6 @@ async function create(body: Record<string, unknown>) {
   const res = await origin.call('POST', API, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res;
-}
-
-/** A management error: `{error, code, request_id}` with the request id of the response. */
-function expectError(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.code).toBe(code);
-  expect(typeof res.body.error).toBe('string');
-  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
 }
 
 describe('create', () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
-import { PG, unique } from './connections-fixtures.ts';
+import type { Origin } from '../harness/origin.ts';
+import { PG } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /**
  * Bodies whose shape alone costs the server: JSON nested thousands of
@@ -15,7 +17,7 @@ let pg: string;
 let saved: string;
 
 beforeAll(async () => {
-  origin = await startOrigin();
+  origin = await sharedOrigin();
   pg = unique('deep_pg');
   const made = await origin.call('POST', '/api/v1/connections', { name: pg, db: 'postgres', ...PG });
   expect(made.status, JSON.stringify(made.body)).toBe(201);

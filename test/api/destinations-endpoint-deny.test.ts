@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../harness/edge.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type TestS3, startS3 } from '../harness/s3.ts';
-import { unique } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Destination tests may not be used to probe the network: an endpoint in

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { recordSecret } from '../harness/run-record.ts';
 import { type TestS3, startS3 } from '../harness/s3.ts';
-import { unique } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Destination probes against a real S3-protocol server that checks request

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
 import { recordSecret } from '../harness/run-record.ts';
-import { unique } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
+import { expectError } from '../harness/expect-error.ts';
 
 /**
  * Destinations over HTTP on a PostgreSQL store (so a test can see the stored
@@ -72,14 +73,6 @@ async function create(body: Record<string, unknown>, base = API) {
   const res = await origin.call('POST', base, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res;
-}
-
-/** A management error: `{error, code, request_id}` with the request id of the response. */
-function expectError(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.code).toBe(code);
-  expect(typeof res.body.error).toBe('string');
-  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
 }
 
 async function auditOf(target: string): Promise<any[]> {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, admin, as, makeKey, saveQuery } from '../grants/fixture.ts';
 import { logsCaughtUp, type Origin, startOrigin, templateDir } from '../harness/origin.ts';
 import { connectMcp } from '../mcp/client.ts';
-import { PG, pgExec, unique } from './connections-fixtures.ts';
+import { PG, pgExec } from './connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * SLUICE_REQUIRE_LEAST_PRIVILEGE=1: a connection whose database user may do

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
 
@@ -9,21 +8,11 @@ export const at = (name: string) => `${API}/${encodeURIComponent(name)}`;
 export const versionAt = (name: string, version: number | string) => `${at(name)}/versions/${version}`;
 export const ZONED = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/;
 
-/** A name no other test run uses. */
-export const unique = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 
 /** SQL against the bundled examples connection. */
 export const FILM_SQL = 'select title, price from films where id = :id';
 
 export type Reply = { status: number; headers: Headers; body: any };
-
-/** A management error: `{error, code, request_id}` with the request id of the response. */
-export function expectError(res: Reply, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.code).toBe(code);
-  expect(typeof res.body.error).toBe('string');
-  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
-}
 
 /** A minimal valid definition, with overrides. */
 export const definition = (extra: Record<string, unknown> = {}) => ({

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { API, ZONED, addVersion, at, createQuery, expectError } from './queries-fixtures.ts';
+import { API, ZONED, addVersion, at, createQuery } from './queries-fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
 
 /** GET /api/v1/queries: summaries and the search, collection, connection and status filters. */
 

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../origin/store/open.ts';
 import { auditLog, queries, queryVersions, runs } from '../../origin/store/schema/index.ts';
 import { type Origin, startOrigin, templateDir } from '../harness/origin.ts';
-import { API, FILM_SQL, at, definition, expectError, unique, versionAt } from './queries-fixtures.ts';
+import { API, FILM_SQL, at, definition, versionAt } from './queries-fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * What saved queries leave in the store: they survive restarts, run counts

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
-import { API, at, expectError, unique, versionAt } from './queries-fixtures.ts';
+import type { Origin } from '../harness/origin.ts';
+import { API, at, versionAt } from './queries-fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** POST /api/v1/queries/validate and GET .../versions/{n}/flow over HTTP, on the bundled `examples` (DuckDB) connection. */
 
 let origin: Origin;
 beforeAll(async () => {
-  origin = await startOrigin();
+  origin = await sharedOrigin();
 });
 afterAll(async () => {
   await origin?.stop();

@@ -1,23 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
-import {
-  type Reply,
-  addVersion,
-  at,
-  createQuery,
-  definition,
-  expectError,
-  readStatuses,
-  statuses,
-  unique,
-  versionAt,
-} from './queries-fixtures.ts';
+import type { Origin } from '../harness/origin.ts';
+import { type Reply, addVersion, at, createQuery, definition, readStatuses, statuses, versionAt } from './queries-fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** The spec's query-version state table, row by row, version numbering, and ETag / If-Match on every change. */
 
 let origin: Origin;
 beforeAll(async () => {
-  origin = await startOrigin();
+  origin = await sharedOrigin();
 });
 afterAll(async () => {
   await origin?.stop();

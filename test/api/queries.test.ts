@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
-import { API, FILM_SQL, ZONED, addVersion, at, createQuery, definition, expectError, unique, versionAt } from './queries-fixtures.ts';
+import type { Origin } from '../harness/origin.ts';
+import { API, FILM_SQL, ZONED, addVersion, at, createQuery, definition, versionAt } from './queries-fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** Saved queries over the Management API: create, read, definition checks, names, collections, cache_ttl, delete. */
 
 let origin: Origin;
 beforeAll(async () => {
-  origin = await startOrigin();
+  origin = await sharedOrigin();
 });
 afterAll(async () => {
   await origin?.stop();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../origin/http/body.ts';
-import { type Origin, startOrigin } from '../harness/origin.ts';
-import { unique } from './connections-fixtures.ts';
+import type { Origin } from '../harness/origin.ts';
+import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /**
  * JSON request bodies as the origin reads them off the Node request: text
@@ -14,7 +15,7 @@ import { unique } from './connections-fixtures.ts';
 let origin: Origin;
 let duck: string;
 beforeAll(async () => {
-  origin = await startOrigin();
+  origin = await sharedOrigin();
   duck = unique('body_duck');
   const made = await origin.call('POST', '/api/v1/connections', { name: duck, db: 'duckdb', database: ':memory:' });
   expect(made.status, JSON.stringify(made.body)).toBe(201);

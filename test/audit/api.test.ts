@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * `GET /api/v1/audit`, `/verify` and `/delivery` over HTTP, and what the
@@ -8,7 +9,6 @@ import { type Origin, startOrigin } from '../harness/origin.ts';
  * updates, passwords as `********` or `changed`, never a secret.
  */
 
-const unique = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 const ADMIN_KEY = `admin-${randomBytes(12).toString('hex')}`;
 const PASSWORD = `Pw-${randomBytes(8).toString('hex')}`;
 const NEW_PASSWORD = `Pw-${randomBytes(8).toString('hex')}`;

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { type Webhook, eventually, startWebhook } from './webhook-server.ts';
+import { type Webhook, startWebhook } from './webhook-server.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Audit delivery from one origin to a JSONL file and to a real HTTP webhook
@@ -13,7 +15,6 @@ import { type Webhook, eventually, startWebhook } from './webhook-server.ts';
  * and `GET /api/v1/audit/delivery` reports progress and the failure.
  */
 
-const unique = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 const URL_TOKEN = `tok${randomBytes(8).toString('hex')}`;
 
 let origin: Origin;
@@ -51,7 +52,7 @@ describe('audit delivery', () => {
     const failing = await eventually(async () => {
       const hook = await output('webhook');
       return hook?.last_error ? hook : undefined;
-    }, 'a recorded webhook failure');
+    }, { what: 'a recorded webhook failure', timeoutMs: 60_000 });
     expect(failing).toMatchObject({ configured: true, last_error: 'webhook answered HTTP 503', target: `${new URL(webhook.url).origin}/…` });
     expect(failing.behind).toBeGreaterThan(0);
     expect(failing.delivered_seq).toBe(0);
@@ -63,7 +64,7 @@ describe('audit delivery', () => {
     const recovered = await eventually(async () => {
       const hook = await output('webhook');
       return hook?.delivered_seq === last ? hook : undefined;
-    }, 'the webhook to catch up');
+    }, { what: 'the webhook to catch up', timeoutMs: 60_000 });
     expect(recovered).toMatchObject({ behind: 0, last_error: null, skipped: 0 });
     expect(recovered.instance).toMatch(/:\d+$/);
     expect(recovered.last_delivered_at).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -76,7 +77,7 @@ describe('audit delivery', () => {
   it('appends the same entries to the JSONL file, one per line, chained', async () => {
     const all = await entries();
     const last = all[all.length - 1].seq;
-    await eventually(async () => ((await output('file'))?.delivered_seq === last ? true : undefined), 'the file to catch up');
+    await eventually(async () => ((await output('file'))?.delivered_seq === last ? true : undefined), { what: 'the file to catch up', timeoutMs: 60_000 });
     const lines = (await readFile(file, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(lines).toEqual(all);
     for (let i = 1; i < lines.length; i++) expect(lines[i].prev_hash).toBe(lines[i - 1].hash);
@@ -87,7 +88,7 @@ describe('audit delivery', () => {
     await origin.call('POST', '/api/v1/connections', { name: unique('later'), db: 'duckdb' });
     const all = await entries();
     const last = all[all.length - 1].seq;
-    await eventually(async () => ((await output('webhook'))?.delivered_seq === last && (await output('file'))?.delivered_seq === last ? true : undefined), 'both outputs');
+    await eventually(async () => ((await output('webhook'))?.delivered_seq === last && (await output('file'))?.delivered_seq === last ? true : undefined), { what: 'both outputs', timeoutMs: 60_000 });
     expect(webhook.entries.map((e) => e.seq)).toEqual(all.map((e) => e.seq));
   });
 

@@ -6,7 +6,8 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
-import { type Webhook, eventually, startWebhook } from './webhook-server.ts';
+import { type Webhook, startWebhook } from './webhook-server.ts';
+import { eventually } from '../harness/eventually.ts';
 
 /**
  * Two origin processes on one Postgres store, both with the same audit key
@@ -73,7 +74,7 @@ describe('two origins on one store', () => {
 
   it('only one origin delivers: every entry reaches the webhook once, in seq order', async () => {
     const last = CHANGES + 1;
-    await eventually(async () => (webhook.entries.length >= last ? true : undefined), 'every entry at the webhook');
+    await eventually(async () => (webhook.entries.length >= last ? true : undefined), { what: 'every entry at the webhook', timeoutMs: 60_000 });
     expect(webhook.entries.map((e) => e.seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
     const [fromA, fromB] = await Promise.all(origins.map(async (o) => (await o.call('GET', '/api/v1/audit/delivery')).body));
     const hookA = fromA.outputs.find((o: any) => o.output === 'webhook');

@@ -52,14 +52,3 @@ export async function startWebhook(): Promise<Webhook> {
   const { port } = server.address() as { port: number };
   return Object.assign(hook, { url: `http://127.0.0.1:${port}/hook` }) as Webhook;
 }
-
-/** Polls `check` until it returns a value (not undefined) or the time is up. */
-export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { unique } from '../api/connections-fixtures.ts';
 import { type QueryFields, getQ } from '../q/fixture.ts';
 import { expectFresh, expectHit } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /** `/api/v1/cache/entries`: list, read, evict one, evict all. This origin's cache is its own (memory). */
 

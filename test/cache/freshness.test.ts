@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
+import type { Origin } from '../harness/origin.ts';
 import { addVersion, createQuery, getQ, sleep } from '../q/fixture.ts';
 import { expectFresh, expectHit, expectUncached } from './fixture.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** How long a cached answer is served: its TTL, a retuned cache_ttl, a new published version. */
 
 let origin: Origin;
 
 beforeAll(async () => {
-  origin = await startOrigin();
+  origin = await sharedOrigin();
 });
 
 afterAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { unique } from '../api/connections-fixtures.ts';
 import { getQ, postQ, requestIdOf, wasRecorded } from '../q/fixture.ts';
 import { REDIS_URL, expectFresh, expectHit, runPrefix } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Two origins on one Redis (SLUICE_REDIS_URL) share the response cache. Each

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteExec, tempDir, unique } from '../api/connections-fixtures.ts';
+import { sqliteExec, tempDir } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { createQuery, getQ, requestIdOf, waitForRun } from '../q/fixture.ts';
 import { expectFresh, expectUncached } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /** A saved write never goes through the cache, even with cache_ttl set and writes allowed. */
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
-import { ADMIN_KEY, admin, configFile, sendFile, startConfigOrigin, unique } from '../config/fixture.ts';
+import { ADMIN_KEY, admin, configFile, sendFile, startConfigOrigin } from '../config/fixture.ts';
 import { shown, sluice } from './run-cli.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A bundle import on a server locked to its configuration

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, testFile } from '../harness/origin.ts';
-import { ADMIN_KEY, admin, auditEntries, auditIntact, exportRoot, startConfigOrigin, unique } from '../config/fixture.ts';
+import { ADMIN_KEY, admin, auditEntries, auditIntact, exportRoot, startConfigOrigin } from '../config/fixture.ts';
 import { shown, sluice } from './run-cli.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Configuration as code through the command, as processes: `config export`

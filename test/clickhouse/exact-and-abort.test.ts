@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, unique } from '../api/connections-fixtures.ts';
+import { tempDir } from '../api/connections-fixtures.ts';
 import { post } from '../formats/fixture.ts';
 import { duckRead } from '../formats/readers.ts';
 import type { Origin } from '../harness/origin.ts';
 import { startClickhouse, type ClickhouseServer } from '../harness/clickhouse.ts';
 import { startQueryOrigin } from '../query/fixture.ts';
-import { eventually, readAll, startStream } from '../streaming/fixture.ts';
+import { readAll, startStream } from '../streaming/fixture.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * ClickHouse through the whole origin, over HTTP to ClickHouse 26 (chdb behind
@@ -99,9 +101,9 @@ describe('a client abort', () => {
     expect(await mine()).toBe(1);
     controller.abort();
     await readAll(res).catch(() => {});
-    expect(await eventually(async () => (await mine()) === 0, 10_000)).toBe(true);
+    await eventually(async () => (await mine()) === 0, { timeoutMs: 10_000 });
     // The driver's KILL QUERY reached the server, naming the statement's id.
-    expect(await eventually(async () => (await ch.killed()).length > 0, 10_000)).toBe(true);
+    await eventually(async () => (await ch.killed()).length > 0, { timeoutMs: 10_000 });
     const next = await post(origin, { sql: 'SELECT 7 AS x', connection_name: conn }, { format: 'csv' });
     expect(next.text).toBe('x\r\n7\r\n');
   });

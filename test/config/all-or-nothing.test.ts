@@ -2,8 +2,9 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
 import { type Origin, testFile } from '../harness/origin.ts';
-import { configFile, exportRoot, newSecret, sendFile, startConfigOrigin, unique } from './fixture.ts';
+import { configFile, exportRoot, newSecret, sendFile, startConfigOrigin } from './fixture.ts';
 import { dumpStore } from './store-dump.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * All or nothing, on a PostgreSQL store whose every table is compared

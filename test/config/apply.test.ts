@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, testFile } from '../harness/origin.ts';
-import { ADMIN_KEY, admin, auditEntries, auditIntact, configFile, exportRoot, newSecret, sendFile, startConfigOrigin, unique } from './fixture.ts';
+import { ADMIN_KEY, admin, auditEntries, auditIntact, configFile, exportRoot, newSecret, sendFile, startConfigOrigin } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Applying a file: every kind made through the API's verbs, audited `via: config` under one `config_applied`, and a second apply writing nothing. */
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
-import { ADMIN_KEY, admin, auditIntact, configFile, sendFile, startConfigOrigin, unique } from './fixture.ts';
+import { ADMIN_KEY, admin, auditIntact, configFile, sendFile, startConfigOrigin } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A large configuration file is diffed while the origin keeps answering:

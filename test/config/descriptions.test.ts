@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, testFile } from '../harness/origin.ts';
-import { admin, auditEntries, configFile, sendFile, startConfigOrigin, unique } from './fixture.ts';
+import { admin, auditEntries, configFile, sendFile, startConfigOrigin } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The `descriptions` section (keyed by connection) and the examples in a

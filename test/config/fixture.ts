@@ -3,8 +3,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { unique } from '../api/connections-fixtures.ts';
 import { type Origin, type OriginOptions, startOrigin } from '../harness/origin.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The configuration-as-code tests: origins with the server key set (keys can
@@ -13,7 +13,6 @@ import { type Origin, type OriginOptions, startOrigin } from '../harness/origin.
  */
 
 export const ADMIN_KEY = 'config-admin-key-0123456789abcdef';
-export { unique };
 
 export type Reply = { status: number; headers: Headers; body: any };
 

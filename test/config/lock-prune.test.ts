@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, testFile } from '../harness/origin.ts';
-import { admin, auditEntries, auditIntact, configFile, exportRoot, newSecret, sendFile, startConfigOrigin, unique } from './fixture.ts';
+import { admin, auditEntries, auditIntact, configFile, exportRoot, newSecret, sendFile, startConfigOrigin } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Prune deletes only managed objects, in the sections a file has; SLUICE_CONFIG_LOCKED refuses API changes to managed objects only. */
 

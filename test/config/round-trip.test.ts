@@ -1,7 +1,8 @@
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, testFile } from '../harness/origin.ts';
-import { ADMIN_KEY, admin, auditEntries, auditIntact, exportRoot, sendFile, startConfigOrigin, unique } from './fixture.ts';
+import { ADMIN_KEY, admin, auditEntries, auditIntact, exportRoot, sendFile, startConfigOrigin } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Export from a server holding one of every kind, apply to a fresh one: the diff is empty, and a second apply writes nothing. */
 

@@ -6,8 +6,9 @@ import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
 import { type Origin, testFile } from '../harness/origin.ts';
-import { admin, auditEntries, configFile, startConfigOrigin, unique } from './fixture.ts';
+import { admin, auditEntries, configFile, startConfigOrigin } from './fixture.ts';
 import { dumpStore } from './store-dump.ts';
+import { unique } from '../harness/unique.ts';
 
 /** SLUICE_CONFIG_FILE: applied once per SHA-256 even by origins starting together on one store; an unapplicable file stops startup. */
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/queries-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { QUERIES, SECRET_LITERAL, save } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * `GET /catalog` on a server with an admin key and writes enabled: the key is

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/queries-fixtures.ts';
-import { type Origin, startOrigin } from '../harness/origin.ts';
+import type { Origin } from '../harness/origin.ts';
 import { fakeDocument, until } from './fake-dom.ts';
 import { save } from './fixture.ts';
 import { validateOpenApi } from './openapi-checks.ts';
+import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /**
  * A server with no key (open) and writes disabled: `/docs` is an HTML page
@@ -20,7 +21,7 @@ const WRITE = `os write ${tag}`;
 let origin: Origin;
 
 beforeAll(async () => {
-  origin = await startOrigin();
+  origin = await sharedOrigin();
   await save(origin, { name: READ, sql: 'select 1 as one' });
   await save(origin, { name: WRITE, sql: "insert into genres (id, name) values (990, 'x')" });
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/queries-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { SECRET_LITERAL, save } from './fixture.ts';
 import { validateOpenApi } from './openapi-checks.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * `GET /openapi.json` on a server with an admin key: public, a valid OpenAPI

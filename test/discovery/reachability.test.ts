@@ -9,8 +9,8 @@ import { resolveRunnable } from '../../origin/services/queries/resolve.ts';
 import { type Store, openStore } from '../../origin/store/open.ts';
 import { queries, queryVersions } from '../../origin/store/schema/index.ts';
 import { templateDir } from '../harness/origin.ts';
-import { unique } from '../api/queries-fixtures.ts';
 import { type KeyGrants, emptyGrants } from '../../shared/access/grants.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Reachability on a store: `/catalog` and `/openapi.json` list exactly what

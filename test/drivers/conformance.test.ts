@@ -13,7 +13,9 @@ import { CATALOG, setupSql } from './conformance/tables.ts';
 import { UNICODE_TEXT, VALUES_TABLE, VALUE_CASES, columnName } from './conformance/values.ts';
 import { documentCases } from './conformance/documents.ts';
 import { DRIVER_FIXTURES, type DocumentFixture, type Scratch, type SqlFixture } from './fixtures/index.ts';
-import { env, eventually, failure, readAll, request, uniqueName } from './helpers.ts';
+import { env, failure, readAll, request } from './helpers.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * One suite over every driver (fixtures/index.ts): each case runs on each
@@ -53,7 +55,7 @@ describe.each(SQL_FIXTURES.map((f) => ({ ...f, name: f.label ?? f.type })))('$na
 
   /** Waits until the server shows no statement carrying `marker`, where it can show them. */
   async function expectGone(marker: string): Promise<void> {
-    if (scratch.running) expect(await eventually(async () => (await scratch.running!(marker)) === 0)).toBe(true);
+    if (scratch.running) await eventually(async () => (await scratch.running!(marker)) === 0);
   }
 
   beforeAll(async () => {
@@ -145,7 +147,7 @@ describe.each(SQL_FIXTURES.map((f) => ({ ...f, name: f.label ?? f.type })))('$na
 
     it('pulls on demand: a billion rows read two batches deep, then closed, the statement gone and the session kept', async () => {
       const d = driver();
-      const marker = uniqueName('pull');
+      const marker = unique('pull');
       const cursor = await run(d, `${spell.series(ONE_BILLION)} /* ${marker} */`, { batchSize: 100 });
       const batches = cursor.batches[Symbol.asyncIterator]();
       expect((await batches.next()).value).toHaveLength(100);
@@ -255,7 +257,7 @@ describe.each(SQL_FIXTURES.map((f) => ({ ...f, name: f.label ?? f.type })))('$na
     } else {
       it('the time limit cancels a running statement in the database; the driver runs the next one', async () => {
         const d = driver();
-        const marker = uniqueName('limit');
+        const marker = unique('limit');
         const error = await failure(run(d, endless(marker), { timeoutMs: 400 }));
         expect([error.code, error.extras.timeout]).toEqual(['timeout', 0.4]);
         await expectGone(marker);
@@ -263,7 +265,7 @@ describe.each(SQL_FIXTURES.map((f) => ({ ...f, name: f.label ?? f.type })))('$na
       });
 
       it('a time limit reached mid-stream ends the stream with a timeout', async () => {
-        const marker = uniqueName('midstream');
+        const marker = unique('midstream');
         let batches = 0;
         const error = await failure(
           (async () => {
@@ -279,7 +281,7 @@ describe.each(SQL_FIXTURES.map((f) => ({ ...f, name: f.label ?? f.type })))('$na
 
     it('the abort signal cancels a running statement', async () => {
       const d = driver();
-      const marker = uniqueName('abort');
+      const marker = unique('abort');
       const controller = new AbortController();
       const outcome = failure(run(d, endless(marker), { signal: controller.signal }));
       if (scratch.running) await eventually(async () => (await scratch.running!(marker)) > 0);
@@ -294,7 +296,7 @@ describe.each(SQL_FIXTURES.map((f) => ({ ...f, name: f.label ?? f.type })))('$na
 
     it('a client abort mid-stream ends the stream and drops its session; the pool serves the next statement', async () => {
       const d = driver();
-      const marker = uniqueName('stream');
+      const marker = unique('stream');
       const controller = new AbortController();
       const cursor = await run(d, `${spell.series(ONE_BILLION)} /* ${marker} */`, { batchSize: 100, signal: controller.signal });
       const batches = cursor.batches[Symbol.asyncIterator]();
@@ -318,10 +320,10 @@ describe.each(SQL_FIXTURES.map((f) => ({ ...f, name: f.label ?? f.type })))('$na
     } else {
       it('the server shows its running statements, which the cases above watch go', async () => {
         const d = driver();
-        const marker = uniqueName('seen');
+        const marker = unique('seen');
         const controller = new AbortController();
         const outcome = failure(run(d, endless(marker), { signal: controller.signal }));
-        expect(await eventually(async () => (await scratch.running!(marker)) === 1)).toBe(true);
+        await eventually(async () => (await scratch.running!(marker)) === 1);
         controller.abort();
         await outcome;
         await expectGone(marker);
@@ -336,7 +338,7 @@ describe.each(SQL_FIXTURES.map((f) => ({ ...f, name: f.label ?? f.type })))('$na
       expect(d.idleSessions()).toBe(0);
       await Promise.all(cursors.map((c) => c.close()));
       expect(d.idleSessions()).toBe(2);
-      expect(await eventually(() => d.idleSessions() === 0, 3000)).toBe(true);
+      await eventually(() => d.idleSessions() === 0, { timeoutMs: 3000 });
     });
 
     it('poolSize 0 opens a session per statement and closes it after', async () => {

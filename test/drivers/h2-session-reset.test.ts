@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { ADMIN_KEY, type Reply, admin, as, makeKey } from '../grants/fixture.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * H2 has no DISCARD: each statement gets a JDBC connection of its own (a new

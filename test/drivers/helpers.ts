@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { SluiceError } from '../../origin/errors.ts';
 import type { DriverEnv, RunRequest } from '../../origin/drivers/types.ts';
@@ -9,11 +8,6 @@ export const MY = { type: 'mysql' as const, host: '127.0.0.1', port: 3306, user:
 
 export function env(overrides: Partial<DriverEnv> = {}): DriverEnv {
   return { poolSize: 2, poolIdleTimeoutMs: 60_000, allowWrites: false, ...overrides };
-}
-
-/** A unique lower-case name, so parallel test files never share tables. */
-export function uniqueName(prefix: string): string {
-  return `${prefix}_${randomBytes(4).toString('hex')}`;
 }
 
 export function request(text: string, overrides: Partial<RunRequest> = {}): RunRequest {
@@ -39,16 +33,6 @@ export async function failure(promise: Promise<unknown>): Promise<SluiceError> {
     return error as SluiceError;
   }
   throw new Error('expected a rejection');
-}
-
-/** Polls `check` until it returns true (or the time is up). */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
 }
 
 /** Direct SQL against the test servers through their command-line clients (setup and inspection). */

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { MysqlDriver } from '../../origin/drivers/mysql/driver.ts';
-import { env, eventually, readAll, request } from './helpers.ts';
+import { env, readAll, request } from './helpers.ts';
+import { eventually } from '../harness/eventually.ts';
 
 /**
  * A private MariaDB whose server-wide sql_mode has ANSI_QUOTES and
@@ -33,15 +34,10 @@ beforeAll(async () => {
     `--datadir=${dir}/data`, `--socket=${dir}/sock`, `--port=${port}`, '--bind-address=127.0.0.1', '--user=root',
     '--skip-grant-tables', '--skip-log-bin', `--pid-file=${dir}/pid`, '--sql-mode=ANSI_QUOTES,NO_BACKSLASH_ESCAPES',
   ], { stdio: 'ignore' });
-  const up = await eventually(() => {
-    try {
-      execFileSync('mariadb-admin', ['-uroot', '-h127.0.0.1', `-P${port}`, 'ping'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 30_000);
-  if (!up) throw new Error('private MariaDB did not start');
+  await eventually(() => {
+    execFileSync('mariadb-admin', ['-uroot', '-h127.0.0.1', `-P${port}`, 'ping'], { stdio: 'ignore' });
+    return true;
+  }, { what: 'the private MariaDB to start', timeoutMs: 30_000 });
   execFileSync('mariadb', ['-uroot', '-h127.0.0.1', `-P${port}`, '-e', "create database t; create table t.secrets (name varchar(10)); insert into t.secrets values ('a'), ('b')"]);
 }, 60_000);
 

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PostgresDriver } from '../../origin/drivers/postgres/driver.ts';
 import { Decimal, Instant, JsonValue, SqlDate, SqlTime } from '../../origin/values.ts';
-import { PG, env, eventually, failure, psql, readAll, request, uniqueName } from './helpers.ts';
+import { PG, env, failure, psql, readAll, request } from './helpers.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /** What is PostgreSQL's own; the cases every driver shares are in conformance.test.ts. */
 
-const app = uniqueName('sluice_pg');
-const table = uniqueName('drv_types');
-const db = uniqueName('sluice_drv');
+const app = unique('sluice_pg');
+const table = unique('drv_types');
+const db = unique('sluice_drv');
 const drivers: PostgresDriver[] = [];
 
 function driver(overrides: Parameters<typeof env>[0] = {}, applicationName = app): PostgresDriver {
@@ -81,13 +83,13 @@ describe('postgres values', () => {
 describe('postgres statements', () => {
   test('the read-only transaction refuses nextval() and DDL, whatever the request says when writes are off', async () => {
     const d = driver();
-    const seq = uniqueName('seq');
+    const seq = unique('seq');
     psql(`create sequence ${seq}`);
     try {
       const refused = await failure(d.run(request(`select nextval('${seq}')`)));
       expect(refused.code).toBe('query_failed');
       expect(refused.extras.detail).toMatch(/read-only transaction/);
-      const write = await failure(d.run(request(`create table ${uniqueName('nope')} (a int)`, { readOnly: false })));
+      const write = await failure(d.run(request(`create table ${unique('nope')} (a int)`, { readOnly: false })));
       expect(write.extras.detail).toMatch(/read-only transaction/);
       const writer = driver({ allowWrites: true });
       expect(await readAll(await writer.run(request(`select nextval('${seq}')`, { readOnly: false })))).toEqual([[1]]);
@@ -108,16 +110,16 @@ describe('postgres statements', () => {
   });
 
   test("the pool's sessions are server backends: poolSize kept, closed after the idle timeout; none kept with poolSize 0", async () => {
-    const name = uniqueName('sluice_pool');
+    const name = unique('sluice_pool');
     const d = driver({ poolSize: 2, poolIdleTimeoutMs: 300 }, name);
     const cursors = await Promise.all([1, 2, 3, 4].map((n) => d.run(request(`select ${n} from generate_series(1, 5000)`, { batchSize: 10 }))));
     expect(backends(name)).toBe(4);
     await Promise.all(cursors.map((c) => c.close()));
     expect(backends(name)).toBe(2);
-    expect(await eventually(() => backends(name) === 0, 3000)).toBe(true);
-    const unpooled = uniqueName('sluice_nopool');
+    await eventually(() => backends(name) === 0, { timeoutMs: 3000 });
+    const unpooled = unique('sluice_nopool');
     expect(await readAll(await driver({ poolSize: 0 }, unpooled).run(request('select 1')))).toEqual([[1]]);
-    expect(await eventually(() => backends(unpooled) === 0, 3000)).toBe(true);
+    await eventually(() => backends(unpooled) === 0, { timeoutMs: 3000 });
   });
 });
 

@@ -2,11 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgExec, tempDir, unique } from '../api/connections-fixtures.ts';
+import { pgExec, tempDir } from '../api/connections-fixtures.ts';
 import { ADMIN_KEY, type Reply, admin, as, makeKey } from '../grants/fixture.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type TestDb, createTestDb } from '../query/fixture.ts';
-import { eventually, mysqlCli, psql } from './helpers.ts';
+import { mysqlCli, psql } from './helpers.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A pooled session goes back to the pool as it was handed out. With one
@@ -153,7 +155,7 @@ describe('postgres', () => {
     });
     expect(res.status).toBe(200);
     expect((await res.text()).trim().split(/\r?\n/)).toHaveLength(4);
-    expect(await eventually(() => psql("select count(*) from pg_locks where locktype = 'advisory' and objid = 424204") === '0')).toBe(true);
+    await eventually(() => psql("select count(*) from pg_locks where locktype = 'advisory' and objid = 424204") === '0');
   });
 
   it('random() is not left seeded by another caller', async () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SqliteDriver, affinityKind } from '../../origin/drivers/sqlite/driver.ts';
-import { childPids, env, eventually, failure, readAll, request } from './helpers.ts';
+import { childPids, env, failure, readAll, request } from './helpers.ts';
+import { eventually } from '../harness/eventually.ts';
 
 /** What is SQLite's own; the cases every driver shares are in conformance.test.ts. */
 
@@ -84,7 +85,7 @@ describe('sqlite statements', () => {
     const before = childPids();
     const error = await failure(d.run(request(ENDLESS, { timeoutMs: 300 })));
     expect(error.code).toBe('timeout');
-    expect(await eventually(() => childPids().length < before.length)).toBe(true);
+    await eventually(() => childPids().length < before.length);
   });
 
   test('the abort signal ends the running statement with its process: nothing is kept idle', async () => {
@@ -105,7 +106,7 @@ describe('sqlite statements', () => {
     expect(childPids().length).toBe(before + 3);
     await Promise.all(cursors.map((c) => c.close()));
     expect(d.idleSessions()).toBe(1);
-    expect(await eventually(() => d.idleSessions() === 0 && childPids().length === before, 3000)).toBe(true);
+    await eventually(() => d.idleSessions() === 0 && childPids().length === before, { timeoutMs: 3000 });
   });
 });
 

@@ -2,10 +2,10 @@ import { type IncomingHttpHeaders, createServer, request } from 'node:http';
 import { type Server, type Socket, createServer as createTcpServer, connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type Edge, edgeFetch, edgeSecret, freePort, startEdge, waitForLog } from '../harness/edge.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { recordingFetch } from '../harness/run-record.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The edge tests' stack: the real origin, the real Worker in Miniflare in
@@ -189,13 +189,4 @@ export async function originRequests(stack: Stack, work: () => Promise<unknown>)
   const before = stack.reached.length;
   await work();
   return stack.reached.length - before;
-}
-
-/** Polls `check` until it is true (a state that settles in the background: a retried push, a lapsed lease). */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplicaPush } from '../../shared/edge/replica.ts';
 import { REPLICA_PATH, SIGNATURE_HEADER, sign } from '../../shared/edge/protocol.ts';
-import { ADMIN, type Stack, createKey, createQuery, eventually, originRequests, q, startStack } from './fixture.ts';
+import { ADMIN, type Stack, createKey, createQuery, originRequests, q, startStack } from './fixture.ts';
+import { eventually } from '../harness/eventually.ts';
 
 /** Replica sync: signed, numbered pushes; a lease that lapses when the origin cannot reach the edge. */
 let stack: Stack;
@@ -58,7 +59,7 @@ describe('when the edge cannot be reached during a management call', () => {
     expect(patched.body.active).toBe(false);
 
     // Once the lease lapses every request goes to the origin, which answers from its own directory.
-    await eventually(async () => (await originRequests(stack, () => q(stack, query, kept.secret))) === 1);
+    await eventually(async () => (await originRequests(stack, () => q(stack, query, kept.secret))) === 1, { timeoutMs: 20_000 });
     let refused;
     expect(await originRequests(stack, async () => (refused = await q(stack, query, revoked.secret)))).toBe(1);
     expect(refused!.status).toBe(401);
@@ -66,7 +67,7 @@ describe('when the edge cannot be reached during a management call', () => {
     expect((await q(stack, query, kept.secret)).status).toBe(200);
 
     stack.cutLink(false);
-    await eventually(async () => (await originRequests(stack, () => q(stack, query, kept.secret))) === 0);
+    await eventually(async () => (await originRequests(stack, () => q(stack, query, kept.secret))) === 0, { timeoutMs: 20_000 });
     // Back in sync, with the change made meanwhile: refused at the edge.
     let again;
     expect(await originRequests(stack, async () => (again = await q(stack, query, revoked.secret)))).toBe(0);

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { MY, PG, duckdbExec, myExec, pgExec, sqliteExec, tempDir, unique } from '../api/connections-fixtures.ts';
+import { MY, PG, duckdbExec, myExec, pgExec, sqliteExec, tempDir } from '../api/connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Descriptions per connection: imported from the database's own comments on

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { expect } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import type { Origin } from '../harness/origin.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Shared pieces of the export tests: a folder the origin may export into

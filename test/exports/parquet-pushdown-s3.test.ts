@@ -2,12 +2,12 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type TestS3, startS3 } from '../harness/s3.ts';
 import { duckFixture } from '../streaming-pushdown/pushdown.ts';
 import { duckQuery, duckTypes } from '../unit/formats/duck.ts';
 import { created, newExport, runExport, s3Destination } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A parquet export from a READ_ONLY DuckDB file into a bucket: DuckDB writes

@@ -1,10 +1,10 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { duckFixture } from '../streaming-pushdown/pushdown.ts';
 import { duckQuery, duckTypes } from '../unit/formats/duck.ts';
 import { created, exportRoot, localDestination, newExport, runExport } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A parquet export from a READ_ONLY DuckDB file is written by DuckDB itself

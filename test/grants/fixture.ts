@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type TestDb, createTestDb } from '../query/fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The grants tests: a real origin with the server key set, a writable
@@ -14,7 +14,6 @@ import { type TestDb, createTestDb } from '../query/fixture.ts';
  */
 
 export const ADMIN_KEY = 'grants-admin-key-0123456789';
-export { unique };
 
 export type Reply = { status: number; headers: Headers; body: any };
 

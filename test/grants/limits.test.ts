@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GrantsEnv, admin, as, makeKey, saveQuery, startGrantsOrigin, unique } from './fixture.ts';
+import { type GrantsEnv, admin, as, makeKey, saveQuery, startGrantsOrigin } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A key's limits at run time: `max_rows` (pages refuse a larger page_size,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GrantsEnv, admin, as, catalogNames, makeKey, openApiNames, runnableNames, saveQuery, startGrantsOrigin, unique } from './fixture.ts';
+import { type GrantsEnv, admin, as, catalogNames, makeKey, openApiNames, runnableNames, saveQuery, startGrantsOrigin } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Reachability with real scoped keys (spec, Authentication 5): through a

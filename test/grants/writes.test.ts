@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GrantsEnv, admin, as, makeKey, saveQuery, startGrantsOrigin, unique } from './fixture.ts';
+import { type GrantsEnv, admin, as, makeKey, saveQuery, startGrantsOrigin } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * What a key may write (spec, Authentication 5 and 6): only through a

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStatementKeyword } from '../../origin/sql/guard.ts';
 import { inspect } from '../../origin/sql/index.ts';
 import { PG, tempDir } from '../api/connections-fixtures.ts';
-import { ADMIN_KEY, admin, as, makeKey, saveQuery, unique } from '../grants/fixture.ts';
+import { ADMIN_KEY, admin, as, makeKey, saveQuery } from '../grants/fixture.ts';
 import { startClickhouse, type ClickhouseServer } from '../harness/clickhouse.ts';
 import { startOrigin, type Origin } from '../harness/origin.ts';
 import { PROBE_SEED, createTestDb, type TestDb } from '../query/fixture.ts';
 import { CORPUS_ENGINES, corpus, type CorpusCase, type CorpusEngine } from './index.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The published guard corpus through a real origin against the real

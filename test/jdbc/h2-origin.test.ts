@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { post } from '../formats/fixture.ts';
 import { logsCaughtUp, type Origin, testFile } from '../harness/origin.ts';
 import { startQueryOrigin } from '../query/fixture.ts';
-import { eventually, readAll, startStream } from '../streaming/fixture.ts';
+import { readAll, startStream } from '../streaming/fixture.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The h2 type through the whole origin: H2 ignores JDBC's read-only flag, so
@@ -91,7 +92,7 @@ describe('h2 through the origin', () => {
     expect(running).toBeGreaterThanOrEqual(1);
     controller.abort();
     await readAll(res).catch(() => {});
-    expect(await eventually(async () => helpers() === running - 1, 10_000)).toBe(true);
+    await eventually(async () => helpers() === running - 1, { timeoutMs: 10_000 });
     const next = await post(origin, { sql: 'SELECT 7 AS x', connection_name: conn }, { format: 'csv' });
     expect(next.text).toBe('x\r\n7\r\n');
   });

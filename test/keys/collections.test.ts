@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
-import { KEYS, ROLES, admin, auditOf, createKey, expectError, keyAt, roleAt, startKeysOrigin, unique } from './fixtures.ts';
+import { KEYS, ROLES, admin, auditOf, createKey, keyAt, roleAt, startKeysOrigin } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * `collections` grants of real keys and roles: names must exist (400 listing

@@ -10,9 +10,6 @@ export const keyAt = (name: string) => `${KEYS}/${encodeURIComponent(name)}`;
 export const roleAt = (name: string) => `${ROLES}/${encodeURIComponent(name)}`;
 export const ZONED = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/;
 
-let counter = 0;
-/** A name no other test uses. */
-export const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
 
 export type Reply = { status: number; headers: Headers; body: any };
 
@@ -24,14 +21,6 @@ export function startKeysOrigin(env: Record<string, string> = {}): Promise<Origi
 /** A Management API call with the server key. */
 export function admin(origin: Origin, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   return origin.call(method, path, body, { 'x-api-key': ADMIN_KEY, ...headers });
-}
-
-/** A management error: `{error, code, request_id}` with the request id of the response. */
-export function expectError(res: Reply, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.code).toBe(code);
-  expect(typeof res.body.error).toBe('string');
-  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
 }
 
 /** Creates a key and checks the 201. */

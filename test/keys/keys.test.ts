@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
-import { KEYS, ZONED, admin, auditOf, createKey, expectError, keyAt, startKeysOrigin, unique } from './fixtures.ts';
+import { KEYS, ZONED, admin, auditOf, createKey, keyAt, startKeysOrigin } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Scoped API keys over HTTP: fields and their validation, output fields, ETags, PATCH semantics, delete, audit. */
 

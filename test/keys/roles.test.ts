@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
-import { KEYS, ROLES, ZONED, admin, auditOf, createKey, expectError, keyAt, roleAt, startKeysOrigin, unique } from './fixtures.ts';
+import { KEYS, ROLES, ZONED, admin, auditOf, createKey, keyAt, roleAt, startKeysOrigin } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Roles (key grant templates), keys created from them (a copy made once), and the names keys share with administrators. */
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
-import { admin, auditOf, createKey, expectError, keyAt, startKeysOrigin, unique } from './fixtures.ts';
+import { admin, auditOf, createKey, keyAt, startKeysOrigin } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Key rotation: a new secret shown once, the old one valid through its grace, 409 while pending, ending it early. */
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from '../harness/origin.ts';
-import { KEYS, ROLES, admin, createKey, expectError, keyAt, roleAt, startKeysOrigin, unique } from './fixtures.ts';
+import { KEYS, ROLES, admin, createKey, keyAt, roleAt, startKeysOrigin } from './fixtures.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Keys and roles live in a workspace: a `/w/<workspace>/api/v1/...` call creates there and sees only that workspace's. */
 

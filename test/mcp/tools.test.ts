@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolName } from '../../origin/services/mcp/names.ts';
 import { freePort } from '../harness/edge.ts';
-import { ADMIN_KEY, type GrantsEnv, admin, as, makeKey, saveQuery, startGrantsOrigin, unique } from '../grants/fixture.ts';
+import { ADMIN_KEY, type GrantsEnv, admin, as, makeKey, saveQuery, startGrantsOrigin } from '../grants/fixture.ts';
 import { recordedOf, waitForRun } from '../q/fixture.ts';
 import { type McpClient, connectMcp, textOf } from './client.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The MCP endpoint driven by the SDK's own client over Streamable HTTP,

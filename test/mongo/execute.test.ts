@@ -1,7 +1,7 @@
 import { Binary, Decimal128, Long } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type MongoEnv, executeMongo, seed, startMongoEnv } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * `POST /execute_mongo` and the `mongodb` connection over HTTP: pages and the

@@ -1,8 +1,8 @@
 import type { Document } from 'mongodb';
 import { expect } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type TestMongo, startMongo } from '../harness/mongo.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Shared by the document-query tests: an emulated MongoDB server, an origin, and a mongodb connection to it. */
 

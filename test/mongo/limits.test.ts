@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type MongoEnv, executeMongo, seed, startMongoEnv } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /** The server's limits on document runs: SLUICE_STREAM_MAX_ROWS caps a stream, SLUICE_QUERY_TIMEOUT answers 504. */
 

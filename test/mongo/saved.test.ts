@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { ADMIN_KEY, configFile, sendFile, startConfigOrigin } from '../config/fixture.ts';
 import type { Origin } from '../harness/origin.ts';
 import { type MongoEnv, executeMongo, seed, startMongoEnv } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Saved document queries (`query_type: mongo`): saved, versioned and run at

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
-import { type Observed, eventually, expectNoSecrets, startObserved } from './fixture.ts';
+import { type Observed, expectNoSecrets, startObserved } from './fixture.ts';
 import { EventStream, runsOf } from './sse.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * GET /events: every run as Server-Sent Events (`event: run`, the run id as
@@ -85,7 +86,7 @@ describe('the stream', () => {
     await eventually(async () => {
       const items = (await o.api('GET', '/api/v1/history?limit=1000')).body.items;
       return missed.every((id) => items.some((item: any) => item.request_id === id));
-    }, 'the missed runs stored');
+    }, { what: 'the missed runs stored' });
     const resumed = await open({ ...admin(), 'Last-Event-ID': String(mark.id) });
     const runs = runsOf(await resumed.until((events) => runsOf(events).filter((r) => missed.includes(r.request_id)).length === 2));
     expect(runs.map((r) => r.request_id).slice(0, 2)).toEqual(missed);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { PG, unique } from '../api/connections-fixtures.ts';
+import { PG } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * An origin with the server key set, JSON logs, a slow-query threshold of
@@ -65,17 +66,6 @@ export function logLines(origin: Origin): LogLine[] {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `find` returns something (log lines are written as the request ends; a query's as its rows are read). */
-export async function eventually<T>(find: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await find();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
-    await sleep(25);
-  }
-}
 
 /** Every line the origin printed, checked for each secret: raw, and URL- or JSON-escaped. */
 export function expectNoSecrets(origin: Origin, secrets: string[]): void {

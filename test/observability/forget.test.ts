@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
-import { type Observed, eventually, expectNoSecrets, startObserved } from './fixture.ts';
+import { type Observed, expectNoSecrets, startObserved } from './fixture.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * DELETE /api/v1/history?caller=<name>: a dry run counts, the real run
@@ -56,7 +57,7 @@ beforeAll(async () => {
   await runAs(owner, 'select 42 as n');
   expect((await o.sql('select 7 as n')).status).toBe(200);
   // Runs are written within about 250 ms, usage counts within about a second.
-  await eventually(async () => (await counts(dev.name)).runs === 3, 'the developer runs stored');
+  await eventually(async () => (await counts(dev.name)).runs === 3, { what: 'the developer runs stored' });
 });
 afterAll(async () => {
   await o?.stop();
@@ -145,7 +146,7 @@ describe('forget a key', () => {
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const ran = await o.origin.call('POST', '/execute_sql', { sql: 'select 1 as n', connection_name: o.pg }, { 'X-API-Key': made.body.secret });
     expect(ran.status, JSON.stringify(ran.body)).toBe(200);
-    await eventually(async () => (await o.api('GET', `/api/v1/api-keys/${name}`)).body.usage?.queries === 1, 'the key run counted');
+    await eventually(async () => (await o.api('GET', `/api/v1/api-keys/${name}`)).body.usage?.queries === 1, { what: 'the key run counted' });
     expect((await forget(name)).status).toBe(200);
     expect((await o.api('GET', `/api/v1/api-keys/${name}`)).body.usage).toMatchObject({ queries: 0, errors: 0, rows: 0 });
   });

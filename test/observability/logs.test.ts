@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOrigin, type Origin } from '../harness/origin.ts';
-import { type Observed, SLOW_THRESHOLD, eventually, expectNoSecrets, logLines, startObserved } from './fixture.ts';
+import { type Observed, SLOW_THRESHOLD, expectNoSecrets, logLines, startObserved } from './fixture.ts';
+import { eventually } from '../harness/eventually.ts';
 
 /**
  * Log lines as a log pipeline reads them (spec, Observability): one JSON
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 const linesOf = (requestId: string) => logLines(o.origin).filter((line) => line.request_id === requestId);
-const accessLine = (requestId: string) => eventually(() => linesOf(requestId).find((line) => line.logger === 'sluice.access'), `access line of ${requestId}`);
+const accessLine = (requestId: string) => eventually(() => linesOf(requestId).find((line) => line.logger === 'sluice.access'), { what: `access line of ${requestId}` });
 
 describe('JSON lines', () => {
   it('an access line has exactly the spec fields, its request id and the caller named admin', async () => {
@@ -45,7 +46,7 @@ describe('JSON lines', () => {
     const sql = 'select 2 as two';
     const run = await o.sql(sql, o.pg, 'page=3&page_size=4&timeout=7');
     expect(run.status).toBe(200);
-    const query = await eventually(() => linesOf(run.requestId).find((line) => line.logger === 'sluice.query'), 'query line');
+    const query = await eventually(() => linesOf(run.requestId).find((line) => line.logger === 'sluice.query'), { what: 'query line' });
     expect(sorted(query)).toEqual([...QUERY].sort());
     expect(query).toMatchObject({
       level: 'info',
@@ -66,7 +67,7 @@ describe('JSON lines', () => {
   it('a stream has no window and no serialisation time', async () => {
     const run = await o.sql('select 3 as three', o.pg, 'stream=true&format=csv');
     expect(run.status).toBe(200);
-    const query = await eventually(() => linesOf(run.requestId).find((line) => line.logger === 'sluice.query'), 'query line');
+    const query = await eventually(() => linesOf(run.requestId).find((line) => line.logger === 'sluice.query'), { what: 'query line' });
     expect(query).toMatchObject({ limit: null, offset: null });
     expect((await accessLine(run.requestId)).serialization_ms).toBeNull();
   });
@@ -114,7 +115,7 @@ describe('a client that leaves before its answer', () => {
       body: JSON.stringify({ sql, connection_name: o.pg }),
       signal: controller.signal,
     });
-    const query = await eventually(() => logLines(o.origin).find((line) => line.logger === 'sluice.query' && line.sql_hash === sha256(sql)), 'query line');
+    const query = await eventually(() => logLines(o.origin).find((line) => line.logger === 'sluice.query' && line.sql_hash === sha256(sql)), { what: 'query line' });
     controller.abort();
     await expect(request).rejects.toThrow();
     const access = await accessLine(query.request_id);
@@ -131,7 +132,7 @@ describe('slow queries', () => {
     const sql = 'select pg_sleep(0.3) as slept';
     const run = await o.sql(sql, o.pg);
     expect(run.status).toBe(200);
-    const [warning] = await eventually(() => (slowLines(run.requestId).length > 0 ? slowLines(run.requestId) : null), 'slow-query warning');
+    const [warning] = await eventually(() => (slowLines(run.requestId).length > 0 ? slowLines(run.requestId) : null), { what: 'slow-query warning' });
     expect(sorted(warning)).toEqual([...QUERY, 'duration_ms'].sort());
     expect(warning).toMatchObject({ key: 'admin', connection: o.pg, dialect: 'postgres', sql_hash: sha256(sql) });
     expect(warning.duration_ms as number).toBeGreaterThanOrEqual(SLOW_THRESHOLD * 1000);
@@ -157,7 +158,7 @@ describe('readable lines, and a threshold of 0', () => {
   it('without SLUICE_JSON_LOGS a line reads as time, level, logger, [request id, caller], message', async () => {
     const res = await plain.call('POST', '/execute_sql', { sql: 'select 1', connection_name: 'examples' }, { 'X-API-Key': key });
     const id = res.headers.get('x-request-id')!;
-    const line = await eventually(() => plain.logs.find((l) => l.includes(`[${id} admin]`) && l.includes('sluice.access')), 'readable access line');
+    const line = await eventually(() => plain.logs.find((l) => l.includes(`[${id} admin]`) && l.includes('sluice.access')), { what: 'readable access line' });
     expect(line).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z INFO  sluice\\.access \\[${id} admin\\] POST /execute_sql \\d{3} \\{`));
     expect(() => JSON.parse(line)).toThrow();
   });
@@ -166,7 +167,7 @@ describe('readable lines, and a threshold of 0', () => {
     const forged = `FORGED-${randomUUID()}`;
     const res = await plain.fetch(`/q/x%0a${forged}%0d%0a${forged}%1b%7f%e2%80%a8?a=%0a${forged}`, { headers: { 'X-API-Key': key } });
     const id = res.headers.get('x-request-id')!;
-    const line = await eventually(() => plain.logs.find((l) => l.includes(`[${id} admin]`) && l.includes('sluice.access')), 'readable access line');
+    const line = await eventually(() => plain.logs.find((l) => l.includes(`[${id} admin]`) && l.includes('sluice.access')), { what: 'readable access line' });
     // Every line the process printed is read back split on \n: no line may start with the forged text.
     expect(plain.logs.filter((l) => l.startsWith(forged))).toEqual([]);
     expect(line).toContain(`/q/x\\n${forged}\\r\\n${forged}\\u001b\\u007f\\u2028`);
@@ -176,7 +177,7 @@ describe('readable lines, and a threshold of 0', () => {
   it('0 disables the slow-query warning (every query takes at least 0 s)', async () => {
     const res = await plain.call('POST', '/execute_sql', { sql: 'select 2', connection_name: 'examples' }, { 'X-API-Key': key });
     const id = res.headers.get('x-request-id')!;
-    await eventually(() => plain.logs.find((l) => l.includes(`[${id} admin]`) && l.includes('sluice.access')), 'access line');
+    await eventually(() => plain.logs.find((l) => l.includes(`[${id} admin]`) && l.includes('sluice.access')), { what: 'access line' });
     expect(plain.logs.filter((l) => l.includes(id) && l.includes('WARN'))).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MY, PG, unique } from '../api/connections-fixtures.ts';
-import { type Observed, eventually, expectNoSecrets, logLines, startObserved } from './fixture.ts';
+import { MY, PG } from '../api/connections-fixtures.ts';
+import { type Observed, expectNoSecrets, logLines, startObserved } from './fixture.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A tour of the paths that handle credentials (wrong keys and tokens,
@@ -67,7 +69,7 @@ describe('credentials never reach a log line', () => {
     const lines = await eventually(() => {
       const found = logLines(o.origin).filter((line) => line.request_id === id);
       return found.some((line) => line.logger === 'sluice.access') ? found : null;
-    }, 'the key request lines');
+    }, { what: 'the key request lines' });
     for (const line of lines) expect(line.key).toBe(key.body.name);
     const rotated = await o.api('POST', `/api/v1/api-keys/${key.body.name}/rotate`, {});
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);

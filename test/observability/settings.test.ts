@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envSchema } from '../../origin/env.ts';
-import { unique } from '../api/connections-fixtures.ts';
 import { type Observed, expectNoSecrets, startObserved } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * GET /api/v1/settings: every variable the server reads, in sections, with

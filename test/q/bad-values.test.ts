@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG, unique } from '../api/connections-fixtures.ts';
-import { type Origin, startOrigin } from '../harness/origin.ts';
+import { PG } from '../api/connections-fixtures.ts';
+import type { Origin } from '../harness/origin.ts';
 import { type QResponse, createQuery, getQ, postQ, requestIdOf, wasRecorded } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /**
  * /q/<name> on PostgreSQL with values the database would refuse: they are
@@ -19,7 +21,7 @@ let titled: string;
 let undeclared: string;
 
 beforeAll(async () => {
-  origin = await startOrigin();
+  origin = await sharedOrigin();
   pg = unique('bad_values_pg');
   const made = await origin.call('POST', '/api/v1/connections', { name: pg, db: 'postgres', ...PG });
   expect(made.status, JSON.stringify(made.body)).toBe(201);

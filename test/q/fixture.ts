@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import type { Origin } from '../harness/origin.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Shared pieces of the saved-query tests: creating queries over the

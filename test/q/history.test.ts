@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { addVersion, createQuery, getQ, history, postQ, recordedOf, requestIdOf, waitForRun } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /** Run history of /q and /execute_sql runs, and GET /api/v1/history with its filters and cursor. */
 

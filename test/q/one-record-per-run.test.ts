@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 import { exportRoot, localDestination, newExport, runExport } from '../exports/fixture.ts';
 import { connectMcp } from '../mcp/client.ts';
 import { type MongoEnv, seed, startMongoEnv } from '../mongo/fixture.ts';

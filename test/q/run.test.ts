@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG, unique } from '../api/connections-fixtures.ts';
-import { type Origin, startOrigin } from '../harness/origin.ts';
+import { PG } from '../api/connections-fixtures.ts';
+import type { Origin } from '../harness/origin.ts';
 import { createQuery, getQ, postQ, requestIdOf, wasRecorded } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** GET and POST /q/<name> on the examples connection (DuckDB) and a Postgres connection. */
 
@@ -13,7 +15,7 @@ let films: string;
 const FORMATS = ['json', 'ndjson', 'csv', 'tsv', 'xml', 'yaml', 'xlsx', 'parquet'];
 
 beforeAll(async () => {
-  origin = await startOrigin({ env: { TZ: 'Europe/Paris' } });
+  origin = await sharedOrigin();
   pg = unique('pg');
   const made = await origin.call('POST', '/api/v1/connections', { name: pg, db: 'postgres', host: PG.host, port: PG.port, user: PG.user, database: PG.database });
   expect(made.status, JSON.stringify(made.body)).toBe(201);

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A version saved before patterns ran on RE2 may hold one RE2 refuses (a

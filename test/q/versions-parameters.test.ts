@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
-import { type Origin, startOrigin } from '../harness/origin.ts';
+import type { Origin } from '../harness/origin.ts';
 import { addVersion, createQuery, getQ, postQ, requestIdOf, wasRecorded } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** /q/<name>: which version runs, parameter rules and undeclared markers, pattern rules on RE2, legacy {name} placeholders. */
 
@@ -10,7 +11,7 @@ let origin: Origin;
 let films: string;
 
 beforeAll(async () => {
-  origin = await startOrigin({ env: { TZ: 'Europe/Paris' } });
+  origin = await sharedOrigin();
   films = await createQuery(origin, { sql: 'SELECT id, title FROM films WHERE id <= :max_id ORDER BY id', parameters: { max_id: 'integer' } }, 'films');
 });
 

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../origin/drivers/types.ts';
-import { myExec, tempDir, unique } from '../api/connections-fixtures.ts';
+import { myExec, tempDir } from '../api/connections-fixtures.ts';
 import type { Origin } from '../harness/origin.ts';
 import { type TestDb, addConnection, createTestDb, executeSql, expectQueryError, startQueryOrigin } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * What `detail` shows of a statement the database rejected. The values a

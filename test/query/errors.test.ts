@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../origin/drivers/types.ts';
-import { tempDir, unique } from '../api/connections-fixtures.ts';
+import { tempDir } from '../api/connections-fixtures.ts';
 import type { Origin } from '../harness/origin.ts';
 import {
   DRIVERS,
@@ -13,8 +13,9 @@ import {
   executeSql,
   expectQueryError,
   rowsOf,
-  startQueryOrigin,
 } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** Error answers of POST /execute_sql on every database: status, `{error}` shape and `detail`. */
 
@@ -48,7 +49,7 @@ beforeAll(async () => {
       await db.exec(...PROBE_SEED);
     }),
   );
-  origin = await startQueryOrigin();
+  origin = await sharedOrigin();
   const port = await closedPort();
   for (const db of dbs) {
     conn[db.driver] = await addConnection(origin, db);

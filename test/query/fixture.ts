@@ -4,8 +4,9 @@ import mysql from 'mysql2/promise';
 import postgres from 'postgres';
 import { expect } from 'vitest';
 import type { Dialect } from '../../origin/drivers/types.ts';
-import { MY, PG, duckdbExec, myExec, pgExec, sqliteExec, unique } from '../api/connections-fixtures.ts';
+import { MY, PG, duckdbExec, myExec, pgExec, sqliteExec } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Shared pieces of the black-box query tests: one database of each type per

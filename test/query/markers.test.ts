@@ -11,8 +11,8 @@ import {
   executeSql,
   expectQueryError,
   rowsOf,
-  startQueryOrigin,
 } from './fixture.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /** `:name` markers over HTTP: bound as values on every database, never spliced into the text. */
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
       await db.exec(...PROBE_SEED);
     }),
   );
-  origin = await startQueryOrigin();
+  origin = await sharedOrigin();
   for (const db of dbs) conn[db.driver] = await addConnection(origin, db);
 });
 

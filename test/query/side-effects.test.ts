@@ -1,9 +1,10 @@
 import mysql from 'mysql2/promise';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MY, PG, pgExec, unique } from '../api/connections-fixtures.ts';
+import { MY, PG, pgExec } from '../api/connections-fixtures.ts';
 import type { Origin } from '../harness/origin.ts';
 import { executeSql, expectQueryError, rowsOf, startQueryOrigin } from './fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Functions with side effects on real PostgreSQL and MariaDB: refused with

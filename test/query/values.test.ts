@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../origin/drivers/types.ts';
 import { tempDir } from '../api/connections-fixtures.ts';
 import type { Origin } from '../harness/origin.ts';
-import { DRIVERS, type TestDb, addConnection, createTestDb, executeSql, rowsOf, startQueryOrigin } from './fixture.ts';
+import { DRIVERS, type TestDb, addConnection, createTestDb, executeSql, rowsOf } from './fixture.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 
 /**
  * Values in the JSON format on every database, checked in the raw response
@@ -63,7 +64,7 @@ beforeAll(async () => {
       await db.exec(...seed(driver));
     }),
   );
-  origin = await startQueryOrigin();
+  origin = await sharedOrigin();
   for (const db of dbs) conn[db.driver] = await addConnection(origin, db);
 });
 

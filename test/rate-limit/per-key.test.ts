@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, apiKey, asAdmin, expectStatus, scopedKey, unique } from '../access/fixtures.ts';
+import { ADMIN_KEY, apiKey, asAdmin, expectStatus, scopedKey } from '../access/fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
 import { countOf, get, parallel } from './helpers.ts';
+import { unique } from '../harness/unique.ts';
 
 /** A key's own `rate_limit`, counted per key, alone and beside SLUICE_RATE_LIMIT. */
 

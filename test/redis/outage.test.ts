@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, apiKey, asAdmin, expectStatus, scopedKey, unique } from '../access/fixtures.ts';
+import { ADMIN_KEY, apiKey, asAdmin, expectStatus, scopedKey } from '../access/fixtures.ts';
 import { type Origin, logsCaughtUp, startOrigin } from '../harness/origin.ts';
 import { type PrivateRedis, startPrivateRedis } from '../harness/private-redis.ts';
 import { type QResponse, getQ } from '../q/fixture.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * SLUICE_REDIS_URL on a Redis of the test's own, hung (SIGSTOP: connections

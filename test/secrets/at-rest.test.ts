@@ -6,10 +6,11 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretKeyring } from '../../origin/secrets/keyring.ts';
 import { parseSecretKeys } from '../../origin/secrets/keys.ts';
-import { MY, myExec, unique } from '../api/connections-fixtures.ts';
+import { MY, myExec } from '../api/connections-fixtures.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
-import { eventually } from '../audit/webhook-server.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * Passwords at rest on a Postgres store, across restarts with different
@@ -220,7 +221,7 @@ describe('secrets at rest', () => {
     const query = await eventually(async () => {
       const res = await call('POST', '/execute_sql', { connection_name: 'plain', sql: 'select 1 as one' });
       return res.status === 200 ? undefined : res;
-    }, 'the cache to drop the old password');
+    }, { what: 'the cache to drop the old password' });
     expect(query.status).toBe(500);
     expect(query.body.error).toMatch(/connection "plain" cannot be decrypted/);
     expect(JSON.stringify([probe.body, query.body])).not.toContain(PASSWORD);

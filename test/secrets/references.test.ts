@@ -1,9 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, type Reply, adminWithToken, asAdmin, bearer, expectError, expectStatus, unique } from '../access/fixtures.ts';
+import { ADMIN_KEY, type Reply, adminWithToken, asAdmin, bearer, expectStatus } from '../access/fixtures.ts';
 import { type Origin, logsCaughtUp, startOrigin } from '../harness/origin.ts';
 import { type PasswordListener, startPasswordListener } from '../harness/password-listener.ts';
 import { recordSecret } from '../harness/run-record.ts';
+import { expectError } from '../harness/expect-error.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * `${VAR}` references (docs/reference/secrets.md#references): only variables

@@ -1,7 +1,6 @@
 import type { CallerUsage } from '../../origin/access/usage.ts';
 import type { RateLimiter } from '../../origin/access/rate-limit/limiter.ts';
 import type { SignInVerifier } from '../../origin/access/jwt.ts';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +21,7 @@ import { type Store, openStore } from '../../origin/store/open.ts';
 import { auditLog, connections, examplesState } from '../../origin/store/schema/index.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The real origin with its store on a Postgres server (SLUICE_DATABASE_URL):
@@ -31,7 +31,6 @@ import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts'
 
 const API = '/api/v1/connections';
 const at = (name: string) => `${API}/${encodeURIComponent(name)}`;
-const unique = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 
 let database: FreshDatabase;
 /** Owned here, so stopping an origin keeps it: the examples file lives in it. */

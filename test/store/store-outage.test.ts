@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, apiKey, asAdmin, expectStatus, scopedKey, unique } from '../access/fixtures.ts';
+import { ADMIN_KEY, apiKey, asAdmin, expectStatus, scopedKey } from '../access/fixtures.ts';
 import { type Origin, logsCaughtUp, startOrigin } from '../harness/origin.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
 import { type StoreLink, openStoreLink } from '../harness/store-link.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The PostgreSQL store (SLUICE_DATABASE_URL) goes away under a running

@@ -11,6 +11,7 @@ import * as schema from '../../origin/store/schema/index.ts';
 import { auditLog, connections, deletedConnections, examplesState } from '../../origin/store/schema/index.ts';
 import journal from '../../origin/store/migrations/meta/_journal.json' with { type: 'json' };
 import { freshDatabase } from '../harness/postgres-store.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * The metadata store on both backends (embedded PGlite and a Postgres
@@ -48,7 +49,6 @@ async function location(kind: Kind): Promise<Location> {
   };
 }
 
-const unique = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 
 /** Sorted keys at every depth: written here, independently of the product's canonicalJson. */
 function canonical(value: unknown): string {

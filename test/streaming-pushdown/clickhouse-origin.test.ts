@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unique } from '../api/connections-fixtures.ts';
 import { post } from '../formats/fixture.ts';
 import type { Origin } from '../harness/origin.ts';
 import { startClickhouse, type ClickhouseServer } from '../harness/clickhouse.ts';
 import { startQueryOrigin } from '../query/fixture.ts';
 import { LINE_FORMATS, firstDifference } from './pushdown.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * ClickHouse streams through the whole origin with SLUICE_STREAM_PUSHDOWN on

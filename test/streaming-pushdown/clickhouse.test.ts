@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickhouseDriver } from '../../origin/drivers/clickhouse/driver.ts';
 import type { SluiceError } from '../../origin/errors.ts';
 import { startClickhouse, type ClickhouseServer } from '../harness/clickhouse.ts';
-import { eventually } from '../streaming/fixture.ts';
 import { LINE_FORMATS, READ_ONLY_ENV, firstDifference, jsBytes, pushedBytes, request } from './pushdown.ts';
+import { eventually } from '../harness/eventually.ts';
 
 /**
  * ClickHouse serialization push-down, over HTTP to ClickHouse 26 (chdb behind
@@ -124,8 +124,8 @@ describe('a pushed-down stream', () => {
     const mine = async () => (await ch.processes()).filter((p) => p.query.includes(tag)).length;
     expect(await mine()).toBe(1);
     await lines!.close();
-    expect(await eventually(async () => (await mine()) === 0, 10_000)).toBe(true);
-    expect(await eventually(async () => (await ch.killed()).length > 0, 10_000)).toBe(true);
+    await eventually(async () => (await mine()) === 0, { timeoutMs: 10_000 });
+    await eventually(async () => (await ch.killed()).length > 0, { timeoutMs: 10_000 });
     expect(await pushedBytes(driver, 'SELECT 7 AS x', 'csv')).toBe('x\r\n7\r\n');
   });
 
@@ -141,7 +141,7 @@ describe('a pushed-down stream', () => {
     expect((error as SluiceError).code).toBe('timeout');
     await lines!.close();
     const mine = async () => (await ch.processes()).filter((p) => p.query.includes(tag)).length;
-    expect(await eventually(async () => (await mine()) === 0, 10_000)).toBe(true);
+    await eventually(async () => (await mine()) === 0, { timeoutMs: 10_000 });
   });
 
   it('streams whole lines in chunks, pulled on demand', async () => {
@@ -170,6 +170,6 @@ describe('a pushed-down stream', () => {
     }).rejects.toThrow();
     await lines!.close();
     const mine = async () => (await ch.processes()).filter((p) => p.query.includes(tag)).length;
-    expect(await eventually(async () => (await mine()) === 0, 10_000)).toBe(true);
+    await eventually(async () => (await mine()) === 0, { timeoutMs: 10_000 });
   });
 });

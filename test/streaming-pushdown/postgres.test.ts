@@ -3,8 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresDriver } from '../../origin/drivers/postgres/driver.ts';
 import type { SluiceError } from '../../origin/errors.ts';
-import { PG, eventually, psql, uniqueName } from '../drivers/helpers.ts';
+import { PG, psql } from '../drivers/helpers.ts';
 import { LINE_FORMATS, firstDifference, jsBytes, pushedBytes, request } from './pushdown.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * PostgreSQL serialization push-down: for every type it renders, the bytes
@@ -14,8 +16,8 @@ import { LINE_FORMATS, firstDifference, jsBytes, pushedBytes, request } from './
  * the JS path.
  */
 
-const schema = uniqueName('sluice_pushdown');
-const app = uniqueName('sluice_pd');
+const schema = unique('sluice_pushdown');
+const app = unique('sluice_pd');
 let driver: PostgresDriver;
 
 const SETUP = `
@@ -189,7 +191,7 @@ describe('PostgreSQL push-down runs like run()', () => {
     expect((viaLines as SluiceError).name).toBe('SluiceError');
     expect((viaLines as SluiceError).code).toBe((viaRun as SluiceError).code);
     expect((viaLines as SluiceError).message).toBe((viaRun as SluiceError).message);
-    expect(await eventually(() => activeBackends() === 0, SETTLE_MS)).toBe(true);
+    await eventually(() => activeBackends() === 0, { timeoutMs: SETTLE_MS });
   });
 
   it('honours the time limit before the first line', async () => {
@@ -244,7 +246,7 @@ describe('PostgreSQL push-down runs like run()', () => {
     expect((error as SluiceError).code).toBe('query_failed');
     expect((error as SluiceError).extras.detail).toBe('cancelled');
     await lines!.close();
-    expect(await eventually(() => activeBackends() === 0, SETTLE_MS)).toBe(true);
+    await eventually(() => activeBackends() === 0, { timeoutMs: SETTLE_MS });
   });
 
   it('closing early (the client went away) leaves no query running, and the driver still works', async () => {
@@ -252,7 +254,7 @@ describe('PostgreSQL push-down runs like run()', () => {
     const iterator = lines!.batches[Symbol.asyncIterator]();
     expect((await iterator.next()).done).toBe(false);
     await lines!.close();
-    expect(await eventually(() => activeBackends() === 0, SETTLE_MS)).toBe(true);
+    await eventually(() => activeBackends() === 0, { timeoutMs: SETTLE_MS });
     await same('select 42 as answer');
   });
 });

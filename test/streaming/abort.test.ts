@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../origin/drivers/types.ts';
-import { unique } from '../api/connections-fixtures.ts';
 import { type FormatEnv, post, startFormatEnv } from '../formats/fixture.ts';
 import type { TestDb } from '../query/fixture.ts';
-import { eventually, seriesSql, startStream } from './fixture.ts';
+import { seriesSql, startStream } from './fixture.ts';
+import { eventually } from '../harness/eventually.ts';
+import { unique } from '../harness/unique.ts';
 
 /**
  * A client that goes away mid-stream: the statement stops in the database
@@ -80,9 +81,9 @@ describe.each(['postgres', 'mysql'] as const)('%s', (driver) => {
     const tag = unique('abort');
     await startAndAbort(driver, tag, 'csv', 3, async () => {
       // The statement is there while the download is under way: the check below means something.
-      expect(await eventually(async () => (await running(db, tag)) > 0, 5_000), 'the statement runs before the abort').toBe(true);
+      await eventually(async () => (await running(db, tag)) > 0, { what: 'the statement runs before the abort', timeoutMs: 5_000 });
     });
-    const stopped = await eventually(async () => (await running(db, tag)) === 0, SETTLE_MS);
+    const stopped = await eventually(async () => (await running(db, tag)) === 0, { timeoutMs: SETTLE_MS }).then(() => true, () => false);
     // Soft, so the connection is still checked below when the statement lingers.
     expect.soft(stopped, `still running ${SETTLE_MS} ms after the abort`).toBe(true);
     await answers(driver);
@@ -92,9 +93,9 @@ describe.each(['postgres', 'mysql'] as const)('%s', (driver) => {
     const db = env.dbs[driver];
     const tag = unique('abortpq');
     await startAndAbort(driver, tag, 'parquet', 0, async () => {
-      expect(await eventually(async () => (await running(db, tag)) > 0, 5_000), 'the statement runs before the abort').toBe(true);
+      await eventually(async () => (await running(db, tag)) > 0, { what: 'the statement runs before the abort', timeoutMs: 5_000 });
     });
-    const stopped = await eventually(async () => (await running(db, tag)) === 0, SETTLE_MS);
+    const stopped = await eventually(async () => (await running(db, tag)) === 0, { timeoutMs: SETTLE_MS }).then(() => true, () => false);
     // Soft, so the connection is still checked below when the statement lingers.
     expect.soft(stopped, `still running ${SETTLE_MS} ms after the abort`).toBe(true);
     await answers(driver);
@@ -112,7 +113,7 @@ describe('duckdb through a pipe', () => {
     await startAndAbort('duckdb', unique('abortpipe'), 'csv', 3, async () => {
       expect(await pipes()).toBe(1);
     });
-    expect(await eventually(async () => (await pipes()) === 0, SETTLE_MS), 'the pipe is given back').toBe(true);
+    await eventually(async () => (await pipes()) === 0, { what: 'the pipe is given back', timeoutMs: SETTLE_MS });
   });
 });
 

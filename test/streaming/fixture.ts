@@ -89,13 +89,3 @@ export async function expectErrorBeforeData(start: StreamStart, status: number):
   expect(body).not.toHaveProperty('code');
   return body;
 }
-
-/** Polls `check` every 100 ms until it returns true or `ms` pass; returns its last answer. */
-export async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -6,7 +6,8 @@ import { hyparquetRead } from '../formats/readers.ts';
 import { logsCaughtUp, startOrigin } from '../harness/origin.ts';
 import { DRIVERS } from '../query/fixture.ts';
 import { parseCsv } from '../unit/formats/parsers.ts';
-import { STREAM_FORMATS, type StreamFormat, eventually, seriesSql, streamed } from './fixture.ts';
+import { STREAM_FORMATS, type StreamFormat, seriesSql, streamed } from './fixture.ts';
+import { eventually } from '../harness/eventually.ts';
 
 /**
  * SLUICE_STREAM_MAX_ROWS caps a stream: past the cap the download ends with
@@ -57,7 +58,7 @@ describe.each(DRIVERS)('%s', (driver) => {
     const before = capWarnings();
     const bytes = await streamed(env.origin, { sql: seriesSql(driver, 5000), connection_name: env.conn[driver] }, format);
     expect(await ns(format, bytes)).toEqual(upTo(CAP));
-    expect(await eventually(async () => capWarnings() === before + 1, 3_000), 'one cap warning in the log').toBe(true);
+    await eventually(async () => capWarnings() === before + 1, { what: 'one cap warning in the log', timeoutMs: 3_000 });
   });
 
   it(`a result of exactly ${CAP} rows is whole and logs no warning`, async () => {

@@ -6,8 +6,10 @@ import { jsonValue } from '../../../origin/formats/json-text.ts';
 import { formatInstantMicros } from '../../../origin/time.ts';
 import { Decimal, Instant, JsonValue, type Value } from '../../../origin/values.ts';
 import type { DocumentFixture, DocumentScratch } from '../fixtures/fixture.ts';
-import { env, eventually, failure, uniqueName } from '../helpers.ts';
+import { env, failure } from '../helpers.ts';
 import { UNICODE_TEXT } from './values.ts';
+import { eventually } from '../../harness/eventually.ts';
+import { unique } from '../../harness/unique.ts';
 
 /**
  * The conformance cases that apply to a document database, through
@@ -151,13 +153,13 @@ export function documentCases(fixture: DocumentFixture, _dir: string): void {
       expect(scratch.openCursors('series')).toBe(1);
       await cursor.close();
       await cursor.close();
-      expect(await eventually(() => scratch.openCursors('series') === 0)).toBe(true);
+      await eventually(() => scratch.openCursors('series') === 0);
       expect(await all(d, request({ collection: 'narrow' }))).toHaveLength(1);
     });
   });
 
   describe('time limit and abort', () => {
-    const endless = () => uniqueName(fixture.endless);
+    const endless = () => unique(fixture.endless);
 
     it(`the time limit is sent to the server and cancels the read on this side: ${fixture.differences['server time limit'] ?? 'the server enforces it too'}`, async () => {
       const d = driver();
@@ -181,7 +183,7 @@ export function documentCases(fixture: DocumentFixture, _dir: string): void {
       );
       expect(error.code).toBe('timeout');
       expect(batches).toBeGreaterThan(0);
-      expect(await eventually(() => scratch.openCursors('series') === 0)).toBe(true);
+      await eventually(() => scratch.openCursors('series') === 0);
     });
 
     it('the abort signal cancels a running read', async () => {
@@ -205,7 +207,7 @@ export function documentCases(fixture: DocumentFixture, _dir: string): void {
       const error = await failure(batches.next());
       expect([error.code, error.extras.detail]).toEqual(['query_failed', 'cancelled']);
       await cursor.close();
-      expect(await eventually(() => scratch.openCursors('series') === 0)).toBe(true);
+      await eventually(() => scratch.openCursors('series') === 0);
       expect(await all(d, request({ collection: 'narrow' }))).toHaveLength(1);
     });
 

@@ -1,0 +1,61 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { type Origin, startOrigin } from './origin.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set by global-setup.ts: the project runs its files in shared workers (isolate: false). */
+    sluiceShareOrigin: boolean;
+  }
+}
+
+/** The one environment of the shared origin: the default, with the zone the tests read times in. */
+const SHARED_ENV = { TZ: 'Europe/Paris' };
+
+const held = globalThis as { sluiceSharedOrigin?: Promise<Origin> };
+
+/**
+ * The default-environment origin of this worker: started by the first file
+ * that asks, then reused by every later file the worker runs, and killed when
+ * the run ends (`stopSharedOrigins`, from global-setup.ts's teardown: vitest
+ * may end a worker without its exit handlers). Its `stop()` does nothing, so a file's `afterAll` may
+ * still call it. Files share it only in a project without isolation
+ * (vitest.config.ts); elsewhere each file gets, and stops, its own.
+ * Files that use it name everything they make with `unique` and never
+ * change the origin's own settings (docs/testing.md).
+ */
+export async function sharedOrigin(): Promise<Origin> {
+  if (!inject('sluiceShareOrigin')) return startOrigin({ env: SHARED_ENV });
+  held.sluiceSharedOrigin ??= startOrigin({ env: SHARED_ENV }).then((origin) => {
+    mkdirSync(sharedDir(), { recursive: true });
+    writeFileSync(join(sharedDir(), String(origin.process.pid)), origin.dataDir);
+    return origin;
+  });
+  return { ...(await held.sluiceSharedOrigin), stop: async () => {} };
+}
+
+/** Where each shared origin is noted (pid, data dir) for the run's teardown. */
+const sharedDir = () => join(process.env.SLUICE_TEST_RUN_DIR ?? '', 'shared-origins');
+
+/**
+ * Ends every shared origin of the run and removes its data dir. The edge in
+ * front of one, if any, ended with its worker (Miniflare ends its workerd).
+ */
+export function stopSharedOrigins(): void {
+  let noted: string[];
+  try {
+    noted = readdirSync(sharedDir());
+  } catch {
+    return;
+  }
+  for (const pid of noted) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+    rmSync(readFileSync(join(sharedDir(), pid), 'utf8'), { recursive: true, force: true });
+  }
+  rmSync(sharedDir(), { recursive: true, force: true });
+}
