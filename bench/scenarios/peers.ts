@@ -142,7 +142,7 @@ export const peers: Scenario = {
 
       const row1 = await loadCase(ctx, 'single row, 1 connection', each((s) => rowTarget(s, urls, rows)), 1, sessions);
       const row32 = await loadCase(ctx, 'single row, 32 connections', each((s) => rowTarget(s, urls, rows)), 32, sessions);
-      const page = await loadCase(ctx, `${PAGE_ROWS}-row page, 32 connections`, each((s) => pageTarget(s, urls, rows)), 32, sessions);
+      const page = await loadCase(ctx, `${PAGE_ROWS}-row page, 8 connections`, each((s) => pageTarget(s, urls, rows)), 8, sessions);
       const cached = await loadCase(ctx, 'cached single row, 32 connections', { sluice: cachedRowTarget(urls) }, 32, sessions);
 
       const table: TableRun[] = [];
@@ -170,7 +170,7 @@ export const peers: Scenario = {
           name: 'single row, 32 connections: new database sessions during Sluice\'s measured runs (most in a round)', value: sluiceNew, unit: 'sessions',
           baselineName: 'none', baseline: 0, ratio: NaN, goal: { text: 'no new session during steady load (0)', met: sluiceNew === 0 },
         },
-        ...loadFigures(`${PAGE_ROWS}-row page, 32 connections`, page, 1.5, false),
+        ...loadFigures(`${PAGE_ROWS}-row page, 8 connections`, page, 1.5, false),
         ...tableFigures(table),
         { name: `cached single row (id ${CACHED_ID}), 32 connections: Sluice req/s`, value: cachedRate, unit: 'req/s', baselineName: `${fast32.peer}, uncached random rows`, baseline: fast32.value, ratio: ratio(cachedRate, fast32.value) },
       ];
