@@ -47,8 +47,9 @@ export async function run(deps: AppDeps, request: RunRequest): Promise<RunAnswer
 async function pageAnswer(deps: AppDeps, request: RunRequest, prepared: Prepared): Promise<PageAnswer> {
   const { label } = prepared;
   const paging = request.options.paging!;
-  const record = runRecord(deps, request, label);
+  // Only a page the engine runs is recorded: a cache hit answers without one.
   const produce = async (): Promise<PageBody> => {
+    const record = runRecord(deps, request, label);
     let page: PageRun;
     try {
       page = await enginePage(deps, request, prepared);
