@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { createSignInVerifier } from './access/jwt.ts';
-import { parseEnv } from './env.ts';
+import { type Env, parseEnv } from './env.ts';
 import { createLogger } from './observability/logger.ts';
 import { checkSavedConnections } from './services/connections/least-privilege.ts';
 import { openDeps } from './open-deps.ts';
@@ -11,30 +11,29 @@ import { DataDirLocked } from './store/dir-lock.ts';
 import { AuditDeliverer } from './audit/delivery/deliverer.ts';
 import { configuredOutputs } from './audit/delivery/outputs.ts';
 import { mcpPortFetch } from './http/mcp-port.ts';
+import { readSnapshot } from './access/directory-snapshot.ts';
 
 const logger = createLogger(process.env);
 
-let env;
-try {
-  env = parseEnv(process.env);
-} catch (err) {
-  logger.fatal((err as Error).message);
-  process.exit(1);
-}
-if (env.SLUICE_EDGE_URL && !env.SLUICE_EDGE_SECRET) {
-  logger.fatal('Invalid environment:\n  SLUICE_EDGE_URL: needs SLUICE_EDGE_SECRET (the secret shared with the edge)');
+/** Stops the start: a problem of several lines is a block of fatal lines, since a log line never holds a line break. */
+function stop(message: string): never {
+  for (const line of message.split('\n')) logger.fatal(line);
   process.exit(1);
 }
 
+let env: Env;
+try {
+  env = parseEnv(process.env);
+} catch (err) {
+  stop((err as Error).message);
+}
+if (env.SLUICE_EDGE_URL && !env.SLUICE_EDGE_SECRET) stop('Invalid environment:\n  SLUICE_EDGE_URL: needs SLUICE_EDGE_SECRET (the secret shared with the edge)');
+
 // A JWKS file that cannot be used stops startup, naming the variable.
-const signIn = await createSignInVerifier(env, logger).catch((err: Error) => {
-  logger.fatal(err.message);
-  process.exit(1);
-});
+const signIn = await createSignInVerifier(env, logger).catch((err: Error) => stop(err.message));
 const opened = await openDeps(env, logger, { signIn, edgeSync: true }).catch((err: Error) => {
   if (!(err instanceof DataDirLocked)) throw err;
-  logger.fatal(err.message);
-  process.exit(1);
+  stop(err.message);
 });
 const { deps } = opened;
 const { store, edgeSync } = deps;
@@ -50,11 +49,16 @@ if (env.SLUICE_CONFIG_FILE) {
 const auditDelivery = new AuditDeliverer(store, configuredOutputs(env, deps.version), logger);
 auditDelivery.start();
 
+// Open: no server key, no scoped key, no administrator (the access directory's rule, read once here).
+const access = env.SLUICE_API_KEY ? null : await readSnapshot(store.db);
+const open = access !== null && !access.hasKeys && !access.hasAdministrators;
+
 const app = createApp(deps);
 deps.ports = {};
 const server = serve({ fetch: app.fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
   deps.ports!.main = info.port;
   logger.info({ host: info.address, port: info.port, store: store.kind }, `Sluice ${deps.version} listening on http://${env.SLUICE_HOST}:${info.port}`);
+  if (open) warnOpen(`http://${env.SLUICE_HOST}:${info.port}`);
   edgeSync?.start();
   // Each saved connection's database user, asked once: a line per connection that may do more than read.
   checkSavedConnections(deps).catch((err: Error) => logger.warn({ err: err.message }, 'could not list connections to check their privileges'));
@@ -69,6 +73,13 @@ const mcpServer =
         logger.info({ host: info.address, mcp_port: info.port }, `MCP endpoint also on http://${env.SLUICE_HOST}:${info.port}/mcp`);
       });
 mcpServer?.once('error', listenFailed(env.SLUICE_HOST, 'SLUICE_MCP_PORT', env.SLUICE_MCP_PORT!));
+
+/** An open server says so right after the line that it listens: anyone who reaches it may run queries and manage it. */
+function warnOpen(url: string): void {
+  logger.warn(
+    `This server is open: no SLUICE_API_KEY, no API key and no administrator, so whoever reaches ${url} can run queries and manage it. Set SLUICE_API_KEY, or create an owner (POST /api/v1/administrators), before letting anyone else reach it.`,
+  );
+}
 
 function listenFailed(host: string, variable: string, port: number) {
   return (err: NodeJS.ErrnoException) => {

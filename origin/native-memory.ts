@@ -58,20 +58,3 @@ export function collectIfHeapGrew(bytes: number): void {
     // best effort
   }
 }
-
-/**
- * Full collections until what was unreachable is freed: a WebAssembly
- * instance's memory goes only once its finalizer has run, which the first
- * collection schedules. For a one-off, large release (startup); never in a
- * request's path. Never throws.
- */
-export async function collectAllGarbage(): Promise<void> {
-  for (let round = 0; round < 2; round++) {
-    try {
-      collector()?.();
-    } catch {
-      // best effort
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -11,7 +11,7 @@ import type { Env } from './env.ts';
 import type { Logger } from './observability/logger.ts';
 import { ConnectionUsage } from './services/connections/usage.ts';
 import { HistoryRecorder } from './services/history/recorder.ts';
-import { openStore } from './store/open.ts';
+import { openStore, storePlace } from './store/open.ts';
 import { StoreAvailability } from './store/availability.ts';
 import { configureAudit } from './audit/options.ts';
 import { warnAboutAuditKey } from './audit/startup.ts';
@@ -37,7 +37,11 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
   const version: string = JSON.parse(readFileSync(projectPath('package.json'), 'utf8')).version;
   // The data dir holds the embedded store and local files (the examples dataset) whatever the store is.
   mkdirSync(env.SLUICE_DATA_DIR, { recursive: true });
-  const store = await openStore({ databaseUrl: env.SLUICE_DATABASE_URL, dataDir: env.SLUICE_DATA_DIR });
+  const place = { databaseUrl: env.SLUICE_DATABASE_URL, dataDir: env.SLUICE_DATA_DIR };
+  const opening = performance.now();
+  logger.info(`Opening ${storePlace(place)} and bringing its schema up to date`);
+  const store = await openStore({ ...place, progress: (message) => logger.info(message) });
+  logger.info(`Store ready in ${Math.round(performance.now() - opening)} ms`);
   configureAudit({ key: env.SLUICE_AUDIT_KEY ?? null, limit: env.SLUICE_AUDIT_LOG_LIMIT ?? null });
   await warnAboutAuditKey(store, env.SLUICE_AUDIT_KEY ?? null, logger);
   await warnAboutStoredSecrets({ env, store, logger });

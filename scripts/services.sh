@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Everything the test suite needs outside node_modules, installed (Debian
-# packages) when missing and started when down: PostgreSQL (127.0.0.1:5432),
+# Everything the test suite needs outside the project's own install, installed
+# when missing and started when down: the test-only servers of test/package.json
+# (npm, into test/node_modules), PostgreSQL (127.0.0.1:5432),
 # MariaDB (127.0.0.1:3306), Redis (127.0.0.1:6379), promtool, chromium, and
 # the command-line tools tests run. Idempotent; never stops a running server.
 # Stops with a message naming what is missing when it cannot provide it.
@@ -85,8 +86,17 @@ need javac openjdk-17-jdk-headless
 [ -f /usr/share/java/postgresql.jar ] || install libpostgresql-jdbc-java \
   || fail "the PostgreSQL JDBC jar is missing and the Debian package libpostgresql-jdbc-java could not be installed"
 
+# The stand-ins only the tests run (chdb under the ClickHouse front, the MongoDB
+# emulator, s3rver) and newman: their own lockfile, never in the user's install.
+# Reinstalled when the lockfile is newer than what npm last wrote there.
+here="$(cd "$(dirname "$0")/.." && pwd)"
+if [ ! -f "$here/test/node_modules/.package-lock.json" ] || [ "$here/test/package-lock.json" -nt "$here/test/node_modules/.package-lock.json" ]; then
+  echo "services: installing the test-only servers (test/package.json)"
+  npm ci --prefix "$here/test" --no-audit --no-fund >/dev/null || fail "npm ci in test/ failed (the test-only servers: chdb, the MongoDB emulator, s3rver, newman)"
+fi
+
 psql -h 127.0.0.1 -U postgres -d postgres -tAc "select 1 from pg_database where datname='test'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -d postgres -c "create database test" >/dev/null \
   || fail "could not create the PostgreSQL database test"
 mysql -uroot -h127.0.0.1 -e "create database if not exists test" >/dev/null || fail "could not create the MariaDB database test"
-echo "services: PostgreSQL, MariaDB and Redis are up; promtool, the clients, a JDK and the JDBC jars are installed"
+echo "services: PostgreSQL, MariaDB and Redis are up; the test-only servers, promtool, the clients, a JDK and the JDBC jars are installed"

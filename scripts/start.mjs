@@ -11,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const launch = JSON.parse(readFileSync(new URL('origin-launch.json', import.meta.url), 'utf8'));
 
+// The origin logs each step of its own start; these lines cover the bundling before it.
+const started = performance.now();
+console.log('sluice: bundling the origin and the console (scripts/build.mjs)');
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
+console.log(`sluice: bundled in ${Math.round(performance.now() - started)} ms; starting the origin (dist/origin/main.mjs)`);
 
 const origin = spawn(process.execPath, [...launch.nodeFlags, 'dist/origin/main.mjs'], {
   cwd: root,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { collectAllGarbage } from '../native-memory.ts';
+import { Worker } from 'node:worker_threads';
 import { lockDataDir } from './dir-lock.ts';
 import { projectPath } from '../paths.ts';
 import { sql } from 'drizzle-orm';
@@ -44,9 +44,30 @@ const MIGRATION_LOCK = 7_311_001;
  * Opens the store and brings its schema up to date. With a database URL it
  * uses that Postgres server; otherwise PGlite in `dataDir`.
  */
-export async function openStore(options: { databaseUrl?: string; dataDir: string }): Promise<Store> {
+export async function openStore(options: { databaseUrl?: string; dataDir: string; progress?: (message: string) => void }): Promise<Store> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.progress ?? (() => {}));
+}
+
+/** The embedded store's folder inside the data dir. */
+const pgliteDir = (dataDir: string) => `${dataDir.replace(/\/$/, '')}/store`;
+
+/**
+ * Where `openStore` will open the store, for the start's log: the embedded
+ * store's folder and whether it is new, or a server's host, port and
+ * database, never its user or password.
+ */
+export function storePlace(options: { databaseUrl?: string; dataDir: string }): string {
+  if (!options.databaseUrl) {
+    const dir = pgliteDir(options.dataDir);
+    return existsSync(join(dir, 'PG_VERSION')) ? `the embedded store in ${dir}` : `a new embedded store in ${dir} (creating it takes a few seconds)`;
+  }
+  try {
+    const url = new URL(options.databaseUrl);
+    return `PostgreSQL at ${url.host}${url.pathname} (SLUICE_DATABASE_URL)`;
+  } catch {
+    return 'PostgreSQL (SLUICE_DATABASE_URL)';
+  }
 }
 
 /**
@@ -56,20 +77,45 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
  */
 const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
 
-async function openPglite(dataDir: string): Promise<Store> {
+/** How often a long step of the start says it is still at work. */
+const PROGRESS_EVERY_MS = 1500;
+
+/**
+ * Runs initdb for a new embedded store in a worker thread: it runs in
+ * WebAssembly without yielding for seconds, which on this thread would
+ * leave the start silent (nothing can log meanwhile) and keep its ~400 MiB
+ * instance until a full collection (ADR 0001). The worker's memory goes
+ * with it.
+ */
+async function createPgliteDir(dir: string, progress: (message: string) => void): Promise<void> {
+  const started = performance.now();
+  const ticker = setInterval(() => progress(`Still creating the embedded store (${Math.round((performance.now() - started) / 1000)} s)`), PROGRESS_EVERY_MS);
+  const pglite = JSON.stringify(import.meta.resolve('@electric-sql/pglite'));
+  const code = `const { PGlite } = await import(${pglite}); const client = await PGlite.create(${JSON.stringify(dir)}); await client.close();`;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const worker = new Worker(code, { eval: true });
+      worker.once('error', reject);
+      worker.once('exit', (exitCode) => (exitCode === 0 ? resolve() : reject(new Error(`Creating the embedded store in ${dir} failed (its worker exited with ${exitCode})`))));
+    });
+  } finally {
+    clearInterval(ticker);
+  }
+  progress(`Embedded store created in ${Math.round(performance.now() - started)} ms`);
+}
+
+async function openPglite(dataDir: string, progress: (message: string) => void): Promise<Store> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const dir = `${dataDir.replace(/\/$/, '')}/store`;
+  const dir = pgliteDir(dataDir);
   await mkdir(dir, { recursive: true });
   const unlock = lockDataDir(dir);
   process.once('exit', unlock);
-  const created = !existsSync(join(dir, 'PG_VERSION'));
+  if (!existsSync(join(dir, 'PG_VERSION'))) await createPgliteDir(dir, progress);
   const client = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
-  // initdb ran in a WebAssembly instance of its own, which V8 frees only at its next collection (ADR 0001).
-  if (created) await collectAllGarbage();
   const close = async () => {
     await client.close();
     unlock();

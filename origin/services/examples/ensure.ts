@@ -28,7 +28,9 @@ export async function insertDatasetConnection(tx: StoreDb, createdBy: string): P
 /** Builds this origin's copy of the dataset file when it is missing (the file is local to each data dir). */
 export async function ensureDatasetFile(deps: AppDeps): Promise<void> {
   const file = join(deps.env.SLUICE_DATA_DIR, DATASET_FILE);
-  if (!existsSync(file)) await buildExampleDataset(file);
+  if (existsSync(file)) return;
+  deps.logger.info(`Building the examples dataset in ${file}`);
+  await buildExampleDataset(file);
 }
 
 /**
@@ -65,8 +67,9 @@ export async function ensureExamples(deps: AppDeps): Promise<void> {
       workspace: DEFAULT_WORKSPACE,
       changes: { connection: EXAMPLES_CONNECTION, queries: [], roles: [], keys: [], collections: [] },
     });
-    deps.logger.info(`Examples loaded: connection "${EXAMPLES_CONNECTION}" (DuckDB, ${DATASET_FILE})`);
     return true;
   });
-  if (installed) await ensureDatasetFile(deps);
+  if (!installed) return;
+  await ensureDatasetFile(deps);
+  deps.logger.info(`Examples ready: connection "${EXAMPLES_CONNECTION}" (DuckDB, ${DATASET_FILE}); SLUICE_EXAMPLES=false starts without them`);
 }
