@@ -13,7 +13,7 @@ import type { ConnectionSettings, Driver } from '../origin/drivers/types.ts';
 import { Instant, type Value } from '../origin/values.ts';
 import { pgConnectionFields } from './lib/dataset.ts';
 
-const env = { poolSize: 5, poolIdleTimeoutMs: 300_000, allowWrites: false };
+const env = { poolSize: 5, poolMax: 10, poolIdleTimeoutMs: 300_000, allowWrites: false };
 const pg = pgConnectionFields(process.env.BENCH_PG_URL!);
 const drivers: Record<string, Driver> = {
   duckdb: createDriver({ type: 'duckdb', database: process.env.BENCH_DUCK_FILE!, options: {} }, env),

@@ -77,6 +77,8 @@ export const envSchema = z.object({
   SLUICE_QUERY_TIMEOUT: seconds(30),
   SLUICE_MAX_PAGE_SIZE: wholeNumber(1000, { min: 1 }),
   SLUICE_POOL_SIZE: wholeNumber(5),
+  /** Sessions per connection setting open at once, busy and idle; callers past it wait their turn. Unset: 10, or SLUICE_POOL_SIZE when that is larger. */
+  SLUICE_POOL_MAX: optionalText.pipe(z.string().regex(/^[1-9]\d*$/, 'must be a whole number of at least 1').transform(Number).optional()),
   SLUICE_POOL_IDLE_TIMEOUT: seconds(300),
   /** Unset: streams are unbounded. */
   SLUICE_STREAM_MAX_ROWS: optionalText.pipe(
@@ -192,7 +194,14 @@ export const envSchema = z.object({
   SLUICE_CONFIG_MAX_BYTES: wholeNumber(4 * 2 ** 20, { min: 1024, max: 2 ** 30 }),
   /** Objects (list entries, descriptions' items) such a file may hold; past it 413 `config_too_large`. */
   SLUICE_CONFIG_MAX_OBJECTS: wholeNumber(20_000, { min: 1, max: 10_000_000 }),
+}).superRefine((env, ctx) => {
+  if (env.SLUICE_POOL_MAX !== undefined && env.SLUICE_POOL_MAX < env.SLUICE_POOL_SIZE) {
+    ctx.addIssue({ code: 'custom', path: ['SLUICE_POOL_MAX'], message: `must be at least SLUICE_POOL_SIZE (${env.SLUICE_POOL_SIZE}): idle sessions are among the open ones` });
+  }
 });
+
+/** Sessions a driver may have open at once (SLUICE_POOL_MAX, or its default). */
+export const poolMax = (env: Pick<Env, 'SLUICE_POOL_MAX' | 'SLUICE_POOL_SIZE'>): number => env.SLUICE_POOL_MAX ?? Math.max(10, env.SLUICE_POOL_SIZE);
 
 export type Env = z.infer<typeof envSchema>;
 

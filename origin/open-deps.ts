@@ -7,7 +7,7 @@ import type { SignInVerifier } from './access/jwt.ts';
 import type { AppDeps } from './deps.ts';
 import { DriverRegistry } from './drivers/registry.ts';
 import { PrivilegeChecks } from './services/connections/privilege-checks.ts';
-import type { Env } from './env.ts';
+import { type Env, poolMax } from './env.ts';
 import type { Logger } from './observability/logger.ts';
 import { ConnectionUsage } from './services/connections/usage.ts';
 import { HistoryRecorder } from './services/history/recorder.ts';
@@ -48,6 +48,7 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
   await warnAboutRefusedReferences({ env, store, logger });
   const drivers = new DriverRegistry({
     poolSize: env.SLUICE_POOL_SIZE,
+    poolMax: poolMax(env),
     poolIdleTimeoutMs: env.SLUICE_POOL_IDLE_TIMEOUT * 1000,
     allowWrites: env.SLUICE_ALLOW_WRITES,
   });

@@ -87,7 +87,7 @@ async function native(sql: string, tick: () => void): Promise<number> {
 }
 
 async function sluice(sql: string, tick: () => void): Promise<number> {
-  const d = createDriver(settings, { poolSize: 1, poolIdleTimeoutMs: 60_000, allowWrites: false });
+  const d = createDriver(settings, { poolSize: 1, poolMax: 10, poolIdleTimeoutMs: 60_000, allowWrites: false });
   const cursor = await d.run({ text: sql, values: [], readOnly: true, timeoutMs: 0, signal: new AbortController().signal, batchSize: 2000 });
   let count = 0;
   for await (const batch of cursor.batches) (count += batch.length), tick();

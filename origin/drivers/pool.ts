@@ -1,11 +1,15 @@
 /**
- * Sessions of one driver instance. At most `size` sessions wait idle (any
- * number may be busy); an idle one closes after `idleTimeoutMs`. `size` 0
- * means no pooling: a session is opened per run and closed after it.
+ * Sessions of one driver instance: at most `max` open at once, busy or idle.
+ * A caller that finds them all busy waits its turn (first come, first
+ * served), so steady load reuses sessions instead of opening new ones. At
+ * most `size` wait idle; an idle one closes after `idleTimeoutMs`. `size` 0
+ * means no idle sessions: each is closed after its use.
  */
 
 export interface PoolOptions {
   size: number;
+  /** Sessions open at once, busy and idle (SLUICE_POOL_MAX); at least 1. */
+  max: number;
   idleTimeoutMs: number;
 }
 
@@ -22,9 +26,17 @@ interface IdleEntry<S> {
   timer: NodeJS.Timeout | null;
 }
 
+interface Waiter<S> {
+  resolve(session: S): void;
+  reject(error: unknown): void;
+}
+
 export class SessionPool<S> {
   private readonly idle: IdleEntry<S>[] = [];
   private readonly busy = new Set<S>();
+  private readonly waiters: Waiter<S>[] = [];
+  /** Sessions being opened or destroyed: they count against `max` until they are busy or gone. */
+  private pending = 0;
   private closed = false;
 
   constructor(
@@ -42,8 +54,91 @@ export class SessionPool<S> {
     return this.busy.size;
   }
 
-  async acquire(): Promise<S> {
+  /** Callers waiting for a session. */
+  get waitingCount(): number {
+    return this.waiters.length;
+  }
+
+  /**
+   * A session: an idle one, a new one while fewer than `max` are open, or
+   * the next one released. `signal` ends the wait (its reason is thrown);
+   * a session already handed out is not taken back.
+   */
+  async acquire(signal?: AbortSignal): Promise<S> {
     if (this.closed) throw new Error('The driver has been closed');
+    signal?.throwIfAborted();
+    const warm = this.takeIdle();
+    if (warm !== undefined) return warm;
+    if (this.openCount() < this.options.max) return this.open();
+    return new Promise<S>((resolve, reject) => {
+      const onAbort = () => {
+        const index = this.waiters.indexOf(waiter);
+        if (index >= 0) this.waiters.splice(index, 1);
+        reject(signal!.reason);
+      };
+      const waiter: Waiter<S> = {
+        resolve: (session) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(session);
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /**
+   * Hands a session back: to the first caller waiting, else to the idle
+   * ones. `reusable` false (it errored fatally, or was cancelled
+   * mid-statement) destroys it, and a waiting caller gets a new one.
+   * Resolves once a destroyed session is closed.
+   */
+  async release(session: S, reusable: boolean): Promise<void> {
+    if (!this.busy.delete(session)) return;
+    const keep = reusable && !this.closed && (!this.factory.alive || this.factory.alive(session));
+    if (keep) {
+      const waiter = this.waiters.shift();
+      if (waiter) {
+        this.busy.add(session);
+        waiter.resolve(session);
+        return;
+      }
+      if (this.idle.length < this.options.size) {
+        this.park(session);
+        return;
+      }
+    }
+    this.pending++;
+    try {
+      await this.factory.destroy(session);
+    } finally {
+      this.pending--;
+      this.serveWaiter();
+    }
+  }
+
+  /** Closes idle sessions now; busy ones are destroyed when released, and waiting callers are refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('The driver has been closed'));
+    const entries = this.idle.splice(0);
+    await Promise.all(
+      entries.map((entry) => {
+        if (entry.timer) clearTimeout(entry.timer);
+        return this.factory.destroy(entry.session);
+      }),
+    );
+  }
+
+  private openCount(): number {
+    return this.busy.size + this.idle.length + this.pending;
+  }
+
+  private takeIdle(): S | undefined {
     for (let entry = this.idle.pop(); entry; entry = this.idle.pop()) {
       if (entry.timer) clearTimeout(entry.timer);
       if (this.factory.alive && !this.factory.alive(entry.session)) {
@@ -53,7 +148,20 @@ export class SessionPool<S> {
       this.busy.add(entry.session);
       return entry.session;
     }
-    const session = await this.factory.open();
+    return undefined;
+  }
+
+  private async open(): Promise<S> {
+    this.pending++;
+    let session: S;
+    try {
+      session = await this.factory.open();
+    } catch (error) {
+      this.pending--;
+      this.serveWaiter();
+      throw error;
+    }
+    this.pending--;
     if (this.closed) {
       await this.factory.destroy(session);
       throw new Error('The driver has been closed');
@@ -62,21 +170,14 @@ export class SessionPool<S> {
     return session;
   }
 
-  /**
-   * Hands a session back. `reusable` false (it errored fatally, or was cancelled
-   * mid-statement) destroys it. Resolves once a destroyed session is closed.
-   */
-  async release(session: S, reusable: boolean): Promise<void> {
-    if (!this.busy.delete(session)) return;
-    const keep =
-      reusable &&
-      !this.closed &&
-      this.idle.length < this.options.size &&
-      (!this.factory.alive || this.factory.alive(session));
-    if (!keep) {
-      await this.factory.destroy(session);
-      return;
-    }
+  /** A place came free (a session destroyed, or one that failed to open): the first waiting caller opens a new one. */
+  private serveWaiter(): void {
+    if (this.closed || this.waiters.length === 0 || this.openCount() >= this.options.max) return;
+    const waiter = this.waiters.shift()!;
+    this.open().then(waiter.resolve, waiter.reject);
+  }
+
+  private park(session: S): void {
     const entry: IdleEntry<S> = { session, timer: null };
     if (this.options.idleTimeoutMs > 0) {
       entry.timer = setTimeout(() => this.expire(entry), this.options.idleTimeoutMs);
@@ -90,17 +191,5 @@ export class SessionPool<S> {
     if (index < 0) return;
     this.idle.splice(index, 1);
     void this.factory.destroy(entry.session);
-  }
-
-  /** Closes idle sessions now; busy ones are destroyed when released. */
-  async close(): Promise<void> {
-    this.closed = true;
-    const entries = this.idle.splice(0);
-    await Promise.all(
-      entries.map((entry) => {
-        if (entry.timer) clearTimeout(entry.timer);
-        return this.factory.destroy(entry.session);
-      }),
-    );
   }
 }

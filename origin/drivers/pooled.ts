@@ -1,5 +1,5 @@
 import type { SluiceError } from '../errors.ts';
-import { connectionFailed, queryFailed, unreachable } from './failures.ts';
+import { cancelled, connectionFailed, queryFailed, timedOut, unreachable } from './failures.ts';
 import { SessionPool } from './pool.ts';
 import { createRedactor, passwordInUrl, type Redactor } from './redact.ts';
 import type { CatalogComment, ConnectionSettings, Dialect, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing, SqlDriverType } from './types.ts';
@@ -44,7 +44,7 @@ export abstract class PooledDriver<S, H> implements Driver {
     this.redactor = createRedactor(settings.password, passwordInUrl(settings.options.jdbc_url));
     this.pool = new SessionPool<S>(
       { open: () => this.openSession(), destroy: (s) => this.destroySession(s), alive: (s) => this.sessionAlive(s) },
-      { size: env.poolSize, idleTimeoutMs: env.poolIdleTimeoutMs },
+      { size: env.poolSize, max: env.poolMax, idleTimeoutMs: env.poolIdleTimeoutMs },
     );
   }
 
@@ -75,16 +75,32 @@ export abstract class PooledDriver<S, H> implements Driver {
     return request.readOnly || !this.env.allowWrites;
   }
 
-  /** A session for a caller's statement: one that cannot be opened means the statement never ran. */
-  protected sessionForStatement(): Promise<S> {
-    return this.pool.acquire().catch((error: unknown) => Promise.reject(unreachable(error, this.redactor)));
+  /**
+   * A session for a caller's statement: one that cannot be opened means the
+   * statement never ran. Waiting for a turn counts against the statement's
+   * time limit, and ends when the client goes away.
+   */
+  protected async sessionForStatement(request: RunRequest): Promise<S> {
+    const signals = request.timeoutMs > 0 ? [request.signal, AbortSignal.timeout(request.timeoutMs)] : [request.signal];
+    const wait = AbortSignal.any(signals);
+    try {
+      return await this.pool.acquire(wait);
+    } catch (error) {
+      if (!wait.aborted) throw unreachable(error, this.redactor);
+      throw request.signal.aborted ? cancelled() : timedOut(request.timeoutMs);
+    }
   }
 
-  /** A session for the push-down, or null: `run()` then reports whatever keeps one from opening. */
-  protected async sessionOrNull(): Promise<S | null> {
+  /**
+   * A session for the push-down, or null: `run()` then reports whatever
+   * keeps one from opening. A wait cut by the time limit or the client is
+   * thrown as `sessionForStatement` throws it.
+   */
+  protected async sessionOrNull(request: RunRequest): Promise<S | null> {
     try {
-      return await this.pool.acquire();
-    } catch {
+      return await this.sessionForStatement(request);
+    } catch (error) {
+      if (request.signal.aborted || (error as SluiceError).code === 'timeout') throw error;
       return null;
     }
   }

@@ -28,6 +28,8 @@ export interface ConnectionSettings {
 export interface DriverEnv {
   /** Idle sessions kept per driver instance (`SERVICE_POOL_SIZE`); 0 disables pooling. */
   poolSize: number;
+  /** Sessions open at once per driver instance, busy and idle (`SLUICE_POOL_MAX`); callers past it wait. */
+  poolMax: number;
   /** An idle session closes after this long (`SERVICE_POOL_IDLE_TIMEOUT`). */
   poolIdleTimeoutMs: number;
   /** `SERVICE_ALLOW_WRITES`: when false every statement runs read-only, whatever `RunRequest.readOnly` says. */

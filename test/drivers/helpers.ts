@@ -7,7 +7,7 @@ export const PG = { type: 'postgres' as const, host: '127.0.0.1', port: 5432, us
 export const MY = { type: 'mysql' as const, host: '127.0.0.1', port: 3306, user: 'root', database: 'test' };
 
 export function env(overrides: Partial<DriverEnv> = {}): DriverEnv {
-  return { poolSize: 2, poolIdleTimeoutMs: 60_000, allowWrites: false, ...overrides };
+  return { poolSize: 2, poolMax: 10, poolIdleTimeoutMs: 60_000, allowWrites: false, ...overrides };
 }
 
 export function request(text: string, overrides: Partial<RunRequest> = {}): RunRequest {

@@ -27,9 +27,9 @@ function fakeFactory(): { open: Set<number>; factory: SessionFactory<FakeSession
 }
 
 describe('session pool', () => {
-  test('keeps at most size idle sessions; any number may be busy', async () => {
+  test('keeps at most size idle sessions', async () => {
     const { open, factory } = fakeFactory();
-    const pool = new SessionPool(factory, { size: 2, idleTimeoutMs: 60_000 });
+    const pool = new SessionPool(factory, { size: 2, max: 10, idleTimeoutMs: 60_000 });
     const sessions = await Promise.all([1, 2, 3, 4].map(() => pool.acquire()));
     expect([open.size, pool.busyCount, pool.idleCount]).toEqual([4, 4, 0]);
     for (const s of sessions) await pool.release(s, true);
@@ -45,7 +45,7 @@ describe('session pool', () => {
 
   test('closes idle sessions after the idle timeout', async () => {
     const { open, factory } = fakeFactory();
-    const pool = new SessionPool(factory, { size: 5, idleTimeoutMs: 100 });
+    const pool = new SessionPool(factory, { size: 5, max: 10, idleTimeoutMs: 100 });
     const a = await pool.acquire();
     const b = await pool.acquire();
     await pool.release(a, true);
@@ -56,11 +56,11 @@ describe('session pool', () => {
 
   test('size 0 opens per use and closes after; unreusable and dead sessions are destroyed', async () => {
     const { open, factory } = fakeFactory();
-    const none = new SessionPool(factory, { size: 0, idleTimeoutMs: 0 });
+    const none = new SessionPool(factory, { size: 0, max: 10, idleTimeoutMs: 0 });
     await none.release(await none.acquire(), true);
     expect([open.size, none.idleCount]).toEqual([0, 0]);
 
-    const pool = new SessionPool(factory, { size: 3, idleTimeoutMs: 0 });
+    const pool = new SessionPool(factory, { size: 3, max: 10, idleTimeoutMs: 0 });
     const a = await pool.acquire();
     const b = await pool.acquire();
     await pool.release(a, false);
@@ -70,6 +70,71 @@ describe('session pool', () => {
     const c = await pool.acquire();
     expect(c.id).not.toBe(b.id);
     expect(open.has(b.id)).toBe(false);
+  });
+});
+
+describe('session pool at its max', () => {
+  test('callers past max wait their turn, first come first served, and get the released sessions: none is opened', async () => {
+    const { open, factory } = fakeFactory();
+    const pool = new SessionPool(factory, { size: 1, max: 2, idleTimeoutMs: 0 });
+    const [a, b] = await Promise.all([pool.acquire(), pool.acquire()]);
+    const served: string[] = [];
+    const third = pool.acquire().then((s) => (served.push('third'), s));
+    const fourth = pool.acquire().then((s) => (served.push('fourth'), s));
+    expect([open.size, pool.busyCount, pool.waitingCount]).toEqual([2, 2, 2]);
+    await pool.release(b, true);
+    expect((await third).id).toBe(b.id);
+    await pool.release(a, true);
+    expect((await fourth).id).toBe(a.id);
+    expect(served).toEqual(['third', 'fourth']);
+    expect([open.size, pool.busyCount, pool.waitingCount]).toEqual([2, 2, 0]);
+  });
+
+  test('a session destroyed on release makes room: the waiting caller gets a new one', async () => {
+    const { open, factory } = fakeFactory();
+    const pool = new SessionPool(factory, { size: 1, max: 1, idleTimeoutMs: 0 });
+    const a = await pool.acquire();
+    const next = pool.acquire();
+    await pool.release(a, false);
+    const b = await next;
+    expect(b.id).not.toBe(a.id);
+    expect([...open]).toEqual([b.id]);
+  });
+
+  test('a wait ends with its signal, leaving the queue as it was; close refuses every waiting caller', async () => {
+    const { factory } = fakeFactory();
+    const pool = new SessionPool(factory, { size: 1, max: 1, idleTimeoutMs: 0 });
+    const a = await pool.acquire();
+    const controller = new AbortController();
+    const gaveUp = pool.acquire(controller.signal);
+    const patient = pool.acquire();
+    controller.abort(new Error('client gone'));
+    await expect(gaveUp).rejects.toThrow('client gone');
+    expect(pool.waitingCount).toBe(1);
+    await pool.release(a, true);
+    expect((await patient).id).toBe(a.id);
+
+    const last = pool.acquire();
+    await pool.close();
+    await expect(last).rejects.toThrow(/closed/);
+  });
+
+  test('a session that fails to open for a waiting caller refuses that caller only, and frees its place', async () => {
+    const { factory } = fakeFactory();
+    let failNext = false;
+    const flaky: SessionFactory<FakeSession> = {
+      ...factory,
+      open: () => (failNext ? ((failNext = false), Promise.reject(new Error('refused'))) : factory.open()),
+    };
+    const pool = new SessionPool(flaky, { size: 1, max: 1, idleTimeoutMs: 0 });
+    const a = await pool.acquire();
+    const waiting = pool.acquire();
+    failNext = true;
+    await pool.release(a, false);
+    await expect(waiting).rejects.toThrow('refused');
+    const s = await pool.acquire();
+    expect([pool.busyCount, pool.waitingCount]).toEqual([1, 0]);
+    await pool.release(s, true);
   });
 });
 
@@ -87,7 +152,7 @@ describe('driver registry', () => {
 
   test('one driver per name and settings; edited settings replace and close the old one', async () => {
     const created: (Driver & { closed: boolean })[] = [];
-    const registry = new DriverRegistry({ poolSize: 1, poolIdleTimeoutMs: 1000, allowWrites: false }, () => {
+    const registry = new DriverRegistry({ poolSize: 1, poolMax: 10, poolIdleTimeoutMs: 1000, allowWrites: false }, () => {
       const d = fakeDriver();
       created.push(d);
       return d;

@@ -68,7 +68,7 @@ function activeBackends(): number {
 
 beforeAll(() => {
   psql(SETUP);
-  driver = new PostgresDriver({ ...PG, options: { application_name: app } }, { poolSize: 2, poolIdleTimeoutMs: 60_000, allowWrites: false });
+  driver = new PostgresDriver({ ...PG, options: { application_name: app } }, { poolSize: 2, poolMax: 10, poolIdleTimeoutMs: 60_000, allowWrites: false });
 });
 
 afterAll(async () => {

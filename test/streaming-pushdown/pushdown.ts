@@ -62,4 +62,4 @@ export async function duckFixture(prefix: string, statements: string[]): Promise
   return { dir, file };
 }
 
-export const READ_ONLY_ENV = { poolSize: 4, poolIdleTimeoutMs: 60_000, allowWrites: false };
+export const READ_ONLY_ENV = { poolSize: 4, poolMax: 10, poolIdleTimeoutMs: 60_000, allowWrites: false };

@@ -102,7 +102,7 @@ export class ClickhouseDriver extends PooledDriver<ClickhouseSession, CatalogHan
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
-    const session = await this.sessionForStatement();
+    const session = await this.sessionForStatement(request);
     return openCursor(new ClickhouseStatement(this, session, request, this.readOnly(request)), {
       request,
       fail: (error) => this.statementFailed(error),
@@ -117,7 +117,7 @@ export class ClickhouseDriver extends PooledDriver<ClickhouseSession, CatalogHan
    * described or wrapped.
    */
   async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
-    const session = await this.sessionOrNull();
+    const session = await this.sessionOrNull(request);
     if (!session) return null;
     const source = new ClickhouseLines(this, session, request, format, this.readOnly(request));
     if (!(await source.plan())) {

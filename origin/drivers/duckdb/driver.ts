@@ -150,7 +150,7 @@ export class DuckdbDriver extends PooledDriver<DuckSession, DuckDBConnection> {
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
-    const session = await this.sessionForStatement();
+    const session = await this.sessionForStatement(request);
     return openCursor(new DuckRows(session.connection, request, this.readTransaction(request), this.releaser(session)), { request, fail: this.failed });
   }
 
@@ -169,7 +169,7 @@ export class DuckdbDriver extends PooledDriver<DuckSession, DuckDBConnection> {
    * (duckdb-pipe.ts); otherwise they are fetched one string per row.
    */
   async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
-    const session = await this.sessionOrNull();
+    const session = await this.sessionOrNull(request);
     if (!session) return null;
     // Only prepared and explained here, but binding a caller's text runs its table functions' binders: renewed all the same.
     const plan = await duckLinePlan(session.connection, request, format);

@@ -134,7 +134,7 @@ export class JdbcDriver extends PooledDriver<JdbcSession, JdbcSession> {
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
-    const session = await this.sessionForStatement();
+    const session = await this.sessionForStatement(request);
     // No time limit: the spec leaves the query timeout unenforced on JDBC.
     return openCursor(new JdbcStatement(this, session, request, this.readOnly(request)), {
       request: { timeoutMs: 0, signal: request.signal },

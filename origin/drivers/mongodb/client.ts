@@ -79,7 +79,7 @@ export function clientConfig(settings: ConnectionSettings, env: DriverEnv): Clie
     appName: 'sluice',
     serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
     ...(driverOptions as MongoClientOptions),
-    maxPoolSize: Math.max(env.poolSize, 1),
+    maxPoolSize: env.poolMax,
     maxIdleTimeMS: env.poolIdleTimeoutMs,
     monitorCommands: false,
   };

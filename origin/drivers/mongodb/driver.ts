@@ -19,8 +19,8 @@ const isUnreachable = (error: unknown) => error instanceof Error && UNREACHABLE.
 /**
  * The `mongodb` connection type, through the official driver. One client per
  * driver instance, with the official driver's own connection pool (at most
- * SLUICE_POOL_SIZE connections, at least one; idle ones close after
- * SLUICE_POOL_IDLE_TIMEOUT). Only reads are ever sent: `find`,
+ * SLUICE_POOL_MAX connections, reads past it wait their turn; idle ones close
+ * after SLUICE_POOL_IDLE_TIMEOUT). Only reads are ever sent: `find`,
  * `listCollections`, `listIndexes`, `listDatabases`, `ping`.
  */
 export class MongoDriver implements DocumentDriver {

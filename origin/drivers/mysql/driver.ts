@@ -101,7 +101,7 @@ export class MysqlDriver extends PooledDriver<MysqlSession, mysql.Connection> im
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
-    const session = await this.sessionForStatement();
+    const session = await this.sessionForStatement(request);
     return openCursor(new MysqlStatement(this, session, request, this.readOnly(request)), {
       request,
       fail: (error) => this.statementFailed(error),

@@ -104,7 +104,7 @@ export class PostgresDriver extends PooledDriver<PgSession, postgres.Sql> {
 
   async run(request: RunRequest): Promise<RowCursor> {
     const fail = (error: unknown) => this.statementFailed(error);
-    const session = await this.sessionForStatement();
+    const session = await this.sessionForStatement(request);
     if (this.typeCatalogStale) {
       try {
         await this.loadTypeCatalog(session);
@@ -124,7 +124,7 @@ export class PostgresDriver extends PooledDriver<PgSession, postgres.Sql> {
    */
   async streamLines(request: RunRequest, format: LineFormat): Promise<LineStream | null> {
     if (request.values.length > 0) return null;
-    const session = await this.sessionOrNull();
+    const session = await this.sessionOrNull(request);
     if (!session) return null;
     const source = new PgLines(session, request, format, this.readOnly(request), (oids) => this.typesOf(oids), (reusable) =>
       this.pool.release(session, reusable),

@@ -59,7 +59,7 @@ export class SqliteDriver extends PooledDriver<SqliteSession, SqliteSession> {
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
-    const session = await this.sessionForStatement();
+    const session = await this.sessionForStatement(request);
     const release = (reusable: boolean) => this.release(session, reusable);
     return openCursor(new SqliteStatement(session, request, !this.readOnly(request), release), {
       request,
