@@ -31,12 +31,21 @@ interface Waiter<S> {
   reject(error: unknown): void;
 }
 
+/** How long a caller may wait for its turn: until `signal` aborts or `timeoutMs` passes (0: no limit), then `onTimeout()` is thrown. */
+export interface WaitLimit {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onTimeout?: () => unknown;
+}
+
 export class SessionPool<S> {
   private readonly idle: IdleEntry<S>[] = [];
   private readonly busy = new Set<S>();
   private readonly waiters: Waiter<S>[] = [];
   /** Sessions being opened or destroyed: they count against `max` until they are busy or gone. */
   private pending = 0;
+  /** Busy sessions on their way back (`releaseAfter`): a caller waits for one rather than open another. */
+  private returning = 0;
   private closed = false;
 
   constructor(
@@ -61,32 +70,42 @@ export class SessionPool<S> {
 
   /**
    * A session: an idle one, a new one while fewer than `max` are open, or
-   * the next one released. `signal` ends the wait (its reason is thrown);
-   * a session already handed out is not taken back.
+   * the next one released. `limit` ends a wait (the signal's reason, or
+   * `onTimeout()`, is thrown); a session already handed out is not taken
+   * back. Nothing is set up for a caller that does not wait.
    */
-  async acquire(signal?: AbortSignal): Promise<S> {
+  async acquire(limit: WaitLimit = {}): Promise<S> {
     if (this.closed) throw new Error('The driver has been closed');
+    const { signal } = limit;
     signal?.throwIfAborted();
     const warm = this.takeIdle();
     if (warm !== undefined) return warm;
-    if (this.openCount() < this.options.max) return this.open();
+    if (this.openCount() < this.options.max && this.returning <= this.waiters.length) return this.open();
     return new Promise<S>((resolve, reject) => {
-      const onAbort = () => {
+      let timer: NodeJS.Timeout | undefined;
+      const settle = () => {
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const giveUp = (error: unknown) => {
         const index = this.waiters.indexOf(waiter);
         if (index >= 0) this.waiters.splice(index, 1);
-        reject(signal!.reason);
+        settle();
+        reject(error);
       };
+      const onAbort = () => giveUp(signal!.reason);
       const waiter: Waiter<S> = {
         resolve: (session) => {
-          signal?.removeEventListener('abort', onAbort);
+          settle();
           resolve(session);
         },
         reject: (error) => {
-          signal?.removeEventListener('abort', onAbort);
+          settle();
           reject(error);
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (limit.timeoutMs) timer = setTimeout(() => giveUp(limit.onTimeout ? limit.onTimeout() : new Error('Timed out waiting for a session')), limit.timeoutMs);
       this.waiters.push(waiter);
     });
   }
@@ -119,6 +138,27 @@ export class SessionPool<S> {
       this.pending--;
       this.serveWaiter();
     }
+  }
+
+  /**
+   * Hands a session back once `reset` settles: true, it may serve again;
+   * false or a rejection, it is destroyed. Meanwhile it counts as on its
+   * way back, so that a caller waits for it rather than open a new session:
+   * a statement's answer need not wait for its session's reset, and the next
+   * caller still gets the same session.
+   */
+  async releaseAfter(session: S, reset: Promise<boolean>): Promise<void> {
+    if (!this.busy.has(session)) return;
+    this.returning++;
+    let reusable = false;
+    try {
+      reusable = await reset;
+    } catch {
+      reusable = false;
+    } finally {
+      this.returning--;
+    }
+    await this.release(session, reusable);
   }
 
   /** Closes idle sessions now; busy ones are destroyed when released, and waiting callers are refused. */

@@ -81,13 +81,16 @@ export abstract class PooledDriver<S, H> implements Driver {
    * time limit, and ends when the client goes away.
    */
   protected async sessionForStatement(request: RunRequest): Promise<S> {
-    const signals = request.timeoutMs > 0 ? [request.signal, AbortSignal.timeout(request.timeoutMs)] : [request.signal];
-    const wait = AbortSignal.any(signals);
+    let waitedTooLong = false;
+    const onTimeout = () => {
+      waitedTooLong = true;
+      return timedOut(request.timeoutMs);
+    };
     try {
-      return await this.pool.acquire(wait);
+      return await this.pool.acquire({ signal: request.signal, timeoutMs: request.timeoutMs, onTimeout });
     } catch (error) {
-      if (!wait.aborted) throw unreachable(error, this.redactor);
-      throw request.signal.aborted ? cancelled() : timedOut(request.timeoutMs);
+      if (waitedTooLong) throw error;
+      throw request.signal.aborted ? cancelled() : unreachable(error, this.redactor);
     }
   }
 
@@ -107,6 +110,11 @@ export abstract class PooledDriver<S, H> implements Driver {
 
   release(session: S, reusable: boolean): Promise<void> {
     return this.pool.release(session, reusable);
+  }
+
+  /** Hands a session back once `reset` says whether it may serve again (pool.ts, `releaseAfter`). */
+  releaseAfter(session: S, reset: Promise<boolean>): Promise<void> {
+    return this.pool.releaseAfter(session, reset);
   }
 
   /** Where catalog reads on `database` take their session: the pool unless an engine reads another database elsewhere. */

@@ -17,6 +17,13 @@ const ANONYMOUS: Caller = { name: '-', admin: false, via: 'anonymous' };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
+/** The server key's hash, made once: the key is fixed for the process's life. */
+let serverKeyHash: { key: string; hash: Buffer } | null = null;
+function serverKeyDigest(key: string): Buffer {
+  if (serverKeyHash?.key !== key) serverKeyHash = { key, hash: sha256(key) };
+  return serverKeyHash.hash;
+}
+
 /** One answer for every failure, so a caller cannot tell a wrong key from an expired, inactive or misplaced one. */
 export const unauthorized = () => new SluiceError('unauthorized', UNAUTHORIZED_MESSAGE);
 
@@ -44,8 +51,8 @@ export const identifyCaller = createMiddleware<AppEnv>(async (c, next) => {
   const edgeCredential = c.get('edge')?.credential ?? undefined;
   if (
     adminKey &&
-    ((apiKey !== undefined && timingSafeEqual(sha256(apiKey), sha256(adminKey))) ||
-      (edgeCredential !== undefined && timingSafeEqual(Buffer.from(edgeCredential, 'hex'), sha256(adminKey))))
+    ((apiKey !== undefined && timingSafeEqual(sha256(apiKey), serverKeyDigest(adminKey))) ||
+      (edgeCredential !== undefined && timingSafeEqual(Buffer.from(edgeCredential, 'hex'), serverKeyDigest(adminKey))))
   ) {
     c.set('caller', BREAK_GLASS);
     return next();

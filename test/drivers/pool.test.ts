@@ -101,12 +101,12 @@ describe('session pool at its max', () => {
     expect([...open]).toEqual([b.id]);
   });
 
-  test('a wait ends with its signal, leaving the queue as it was; close refuses every waiting caller', async () => {
+  test('a wait ends with its signal or its time limit, leaving the queue as it was; close refuses every waiting caller', async () => {
     const { factory } = fakeFactory();
     const pool = new SessionPool(factory, { size: 1, max: 1, idleTimeoutMs: 0 });
     const a = await pool.acquire();
     const controller = new AbortController();
-    const gaveUp = pool.acquire(controller.signal);
+    const gaveUp = pool.acquire({ signal: controller.signal });
     const patient = pool.acquire();
     controller.abort(new Error('client gone'));
     await expect(gaveUp).rejects.toThrow('client gone');
@@ -114,9 +114,33 @@ describe('session pool at its max', () => {
     await pool.release(a, true);
     expect((await patient).id).toBe(a.id);
 
+    const late = pool.acquire({ timeoutMs: 50, onTimeout: () => new Error('waited too long') });
+    await expect(late).rejects.toThrow('waited too long');
+    expect(pool.waitingCount).toBe(0);
+
     const last = pool.acquire();
     await pool.close();
     await expect(last).rejects.toThrow(/closed/);
+  });
+
+  test('a session on its way back (its reset under way) is waited for rather than a new one opened; one that fails its reset is replaced', async () => {
+    const { open, factory } = fakeFactory();
+    const pool = new SessionPool(factory, { size: 1, max: 10, idleTimeoutMs: 0 });
+    const a = await pool.acquire();
+    let finishReset!: (reusable: boolean) => void;
+    const returned = pool.releaseAfter(a, new Promise<boolean>((resolve) => (finishReset = resolve)));
+    const next = pool.acquire();
+    expect([open.size, pool.waitingCount]).toEqual([1, 1]);
+    finishReset(true);
+    await returned;
+    expect((await next).id).toBe(a.id);
+
+    const failing = pool.releaseAfter(a, Promise.reject(new Error('reset failed')));
+    const after = pool.acquire();
+    await failing;
+    const b = await after;
+    expect(b.id).not.toBe(a.id);
+    expect([...open]).toEqual([b.id]);
   });
 
   test('a session that fails to open for a waiting caller refuses that caller only, and frees its place', async () => {

@@ -73,6 +73,8 @@ export class PostgresDriver extends PooledDriver<PgSession, postgres.Sql> {
         bytea_output: 'hex',
         extra_float_digits: 3,
         ...(options.search_path ? { search_path: String(options.search_path) } : {}),
+        // A server without writes: every transaction of the session is read-only unless it says otherwise, and none does.
+        ...(this.sessionsReadOnly ? { default_transaction_read_only: 'on' } : {}),
       } as unknown as Record<string, string>,
     });
     // Every value arrives as the server's text; pg-types.ts converts it exactly.
@@ -100,6 +102,11 @@ export class PostgresDriver extends PooledDriver<PgSession, postgres.Sql> {
   protected override sessionsFor(database: string | undefined): SessionSource<PgSession> {
     if (database === undefined || database === (this.settings.database ?? undefined)) return this.pool;
     return { acquire: () => this.openSession(database), release: (session) => closeSession(session) };
+  }
+
+  /** Sessions read-only by default (SLUICE_ALLOW_WRITES off): a read's BEGIN may then be pipelined with its statement. */
+  get sessionsReadOnly(): boolean {
+    return !this.env.allowWrites;
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
@@ -164,7 +171,14 @@ async function closeSession(session: PgSession): Promise<void> {
   await session.sql.end({ timeout: 0 }).catch(() => {});
 }
 
-/** One statement on one session, inside `BEGIN [READ ONLY]` with `SET LOCAL statement_timeout`. */
+/**
+ * One statement on one session, inside `BEGIN [READ ONLY]` with `SET LOCAL
+ * statement_timeout`. On a session read-only by default the statement is
+ * sent right behind the BEGIN, in the same round trip: had the BEGIN failed,
+ * the statement ran in a transaction of its own that is read-only all the
+ * same. A read's reset runs after its answer: the session goes back to the
+ * pool once it is reset, and what it does cannot change the answer.
+ */
 class PgStatement implements StatementSource {
   private query: ValuesQuery | null = null;
   private iterator: AsyncIterator<unknown[][]> | null = null;
@@ -172,6 +186,8 @@ class PgStatement implements StatementSource {
   private first: Value[][] | null = null;
   private begun = false;
   private exhausted = false;
+  /** The BEGIN failed: the session is not handed out again. */
+  private broken = false;
 
   constructor(
     private readonly driver: PostgresDriver,
@@ -182,22 +198,40 @@ class PgStatement implements StatementSource {
 
   async start(cancelled: AbortSignal): Promise<ColumnMeta[]> {
     const { sql } = this.session;
-    const { timeoutMs, batchSize } = this.request;
+    const { timeoutMs } = this.request;
     const limit = timeoutMs > 0 ? `; SET LOCAL statement_timeout = ${Math.ceil(timeoutMs)}` : '';
-    await sql.unsafe(`${this.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}${limit}`).simple();
+    const begin = sql.unsafe(`${this.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}${limit}`).simple();
     this.begun = true;
-    cancelled.throwIfAborted();
-    const values = this.request.values as postgres.ParameterOrJSON<never>[];
-    this.query = sql.unsafe(this.request.text, values, { prepare: false }).values() as ValuesQuery;
-    this.iterator = this.query.cursor(Math.max(1, batchSize))[Symbol.asyncIterator]() as AsyncIterator<unknown[][]>;
-    const result = await this.iterator.next();
-    const described = this.query.statement?.columns ?? [];
+    let first: Promise<IteratorResult<unknown[][]>>;
+    if (this.readOnly && this.driver.sessionsReadOnly) {
+      begin.execute();
+      first = this.send().next();
+      // Read whatever the statement answers, so that a failed BEGIN's error is the one thrown.
+      first.catch(() => {});
+      await begin.catch((error: unknown) => {
+        this.broken = true;
+        throw error;
+      });
+    } else {
+      await begin;
+      cancelled.throwIfAborted();
+      first = this.send().next();
+    }
+    const result = await first;
+    const described = this.query!.statement?.columns ?? [];
     const types = this.driver.typesOf(described.map((c) => c.type));
     this.converts = types.map((t) => t.convert);
     const columns = described.map((c, i) => ({ name: c.name, dbType: types[i].name, kind: types[i].kind }));
     if (result.done) this.exhausted = true;
     else this.first = this.convert(result.value);
     return columns;
+  }
+
+  private send(): AsyncIterator<unknown[][]> {
+    const values = this.request.values as postgres.ParameterOrJSON<never>[];
+    this.query = this.session.sql.unsafe(this.request.text, values, { prepare: false }).values() as ValuesQuery;
+    this.iterator = this.query.cursor(Math.max(1, this.request.batchSize))[Symbol.asyncIterator]() as AsyncIterator<unknown[][]>;
+    return this.iterator;
   }
 
   async pull(): Promise<Value[][] | null> {
@@ -231,15 +265,24 @@ class PgStatement implements StatementSource {
     this.query?.cancel();
   }
 
-  async finish(outcome: Outcome, interrupted: boolean): Promise<void> {
-    // A cancel request may land on whatever the backend runs next: never reuse that session.
-    let reusable = !interrupted;
+  finish(outcome: Outcome, interrupted: boolean): Promise<void> {
+    const reset = this.reset(outcome, interrupted);
+    if (this.readOnly && outcome !== 'failed') {
+      void this.driver.releaseAfter(this.session, reset);
+      return Promise.resolve();
+    }
+    return reset.then((reusable) => this.driver.release(this.session, reusable));
+  }
+
+  /** Ends the transaction and resets the session; whether it may serve again. */
+  private async reset(outcome: Outcome, interrupted: boolean): Promise<boolean> {
     try {
       if (this.iterator && !this.exhausted) await this.iterator.return?.();
       if (this.begun) await endTransaction(this.session, { commit: !this.readOnly && outcome !== 'failed', wrote: !this.readOnly });
     } catch {
-      reusable = false;
+      return false;
     }
-    await this.driver.release(this.session, reusable);
+    // A cancel request may land on whatever the backend runs next: never reuse that session.
+    return !interrupted && !this.broken;
   }
 }

@@ -35,9 +35,20 @@ const AFTER_READ = 'DEALLOCATE ALL';
 const AFTER_WRITE =
   'SET SESSION AUTHORIZATION DEFAULT; RESET ALL; CLOSE ALL; DEALLOCATE ALL; UNLISTEN *; DISCARD TEMP; DISCARD SEQUENCES';
 
+/** Random bytes for 1,024 seeds at a time: one call to the system's generator per seed cost as much as the rest of the reset's own work. */
+const SEED_BYTES = 6;
+let seeds = Buffer.alloc(0);
+let nextSeed = 0;
+
 /** A fresh seed in [-1, 1) for setseed(): the backend's own is random until a caller sets one. */
 function seed(): string {
-  return String(randomBytes(6).readUIntBE(0, 6) / 2 ** 47 - 1);
+  if (nextSeed + SEED_BYTES > seeds.length) {
+    seeds = randomBytes(SEED_BYTES * 1024);
+    nextSeed = 0;
+  }
+  const value = seeds.readUIntBE(nextSeed, SEED_BYTES);
+  nextSeed += SEED_BYTES;
+  return String(value / 2 ** 47 - 1);
 }
 
 /** Qualified names: no function a caller created on the search path can stand in for these. */
