@@ -8,8 +8,8 @@ import { POOL_SIZE } from './peers.ts';
 /**
  * Sluice for the `peers` scenario: the origin as every scenario starts it,
  * with authentication on (a server key for setting up), its store on the
- * PostgreSQL server (another database than `films`), SLUICE_POOL_SIZE at
- * the peers' pool size, a connection to the films database, the saved
+ * PostgreSQL server (another database than `films`), SLUICE_POOL_SIZE and
+ * SLUICE_POOL_MAX at the peers' pool size, a connection to the films database, the saved
  * queries, and a scoped key granted those queries: what a client calls `/q`
  * with in production.
  */
@@ -40,7 +40,7 @@ async function admin(origin: BenchOrigin, adminKey: string, path: string, body: 
 export async function startPeersOrigin(ctx: BenchContext, filmsUrl: string): Promise<PeersOrigin> {
   const adminKey = randomBytes(24).toString('hex');
   const origin = await startBenchOrigin(ctx.workDir, 'peers', {
-    env: { SLUICE_API_KEY: adminKey, SLUICE_POOL_SIZE: String(POOL_SIZE), SLUICE_QUERY_TIMEOUT: '0' },
+    env: { SLUICE_API_KEY: adminKey, SLUICE_POOL_SIZE: String(POOL_SIZE), SLUICE_POOL_MAX: String(POOL_SIZE), SLUICE_QUERY_TIMEOUT: '0' },
     store: { serverUrl: ctx.pgUrl },
   });
   try {

@@ -13,7 +13,7 @@ import { ROOT, type Server, stopChild } from './process.ts';
  */
 
 export const PEERS_DIR = join(ROOT, 'bench/peers');
-/** Database sessions each server may hold: Sluice's SLUICE_POOL_SIZE, PostGraphile's --max-pool-size, Platformatic's db.poolSize. */
+/** Database sessions each server may hold: Sluice's SLUICE_POOL_MAX (and SLUICE_POOL_SIZE), PostGraphile's --max-pool-size, Platformatic's db.poolSize. */
 export const POOL_SIZE = 10;
 /** Platformatic's `db.limit.max`: its largest page, as the 1,000-row page case needs. */
 export const PLATFORMATIC_MAX_PAGE = 1000;

@@ -18,7 +18,7 @@ type Peer = (typeof PEERS)[number];
 
 interface LoadRound extends LoadResult {
   server: ServerName;
-  /** pg_stat_database.sessions on the films database after minus before the measured run. */
+  /** pg_stat_database.sessions on the films database opened while the load was steady: from 1 s into the measured run to 1 s before its end. */
   newSessions: number;
   loadAverage: number[];
 }
@@ -30,6 +30,10 @@ interface TableRun {
   rowsPerSecond: number;
   peakRssMiB: number;
 }
+
+/** How long after a run's start, and before its end, the session count is read. */
+const STEADY_MARGIN_MS = 1000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const load1 = () => loadavg().map((n) => Math.round(n * 100) / 100);
 
@@ -44,9 +48,15 @@ async function loadCase(ctx: BenchContext, label: string, targets: Partial<Recor
   for (let run = 0; run < ctx.runs; run++) {
     for (let i = 0; i < order.length; i++) {
       const server = order[(i + run) % order.length];
-      const before = await sessions.read();
+      // Read while the load is steady: a run's start fills the pool, and its end cuts requests in flight (whose sessions are dropped).
+      const steady = (async () => {
+        await sleep(STEADY_MARGIN_MS);
+        const before = await sessions.read();
+        await sleep(ctx.seconds * 1000 - 2 * STEADY_MARGIN_MS);
+        return (await sessions.read()) - before;
+      })();
       const result = await loadTest(targets[server]!, connections, ctx.seconds);
-      const newSessions = (await sessions.read()) - before;
+      const newSessions = await steady;
       rounds.push({ ...result, server, newSessions, loadAverage: load1() });
       ctx.log(`  ${label}, ${server}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.failures} failures, ${newSessions} new sessions`);
     }
@@ -167,7 +177,7 @@ export const peers: Scenario = {
         ...loadFigures('single row, 1 connection', row1, 1.0, true),
         ...loadFigures('single row, 32 connections', row32, 1.2, true),
         {
-          name: 'single row, 32 connections: new database sessions during Sluice\'s measured runs (most in a round)', value: sluiceNew, unit: 'sessions',
+          name: 'single row, 32 connections: new database sessions while Sluice\'s load was steady (most in a round)', value: sluiceNew, unit: 'sessions',
           baselineName: 'none', baseline: 0, ratio: NaN, goal: { text: 'no new session during steady load (0)', met: sluiceNew === 0 },
         },
         ...loadFigures(`${PAGE_ROWS}-row page, 8 connections`, page, 1.5, false),
@@ -180,19 +190,19 @@ export const peers: Scenario = {
         title: 'Sluice against PostGraphile 4 and Platformatic DB 2 on the same PostgreSQL table',
         method: [
           `\`films\`: ${rows.toLocaleString('en-US')} rows of the other PostgreSQL scenarios' six columns, \`id\` the primary key, in the database \`sluice_bench_peers\` (nothing else runs there, so its pg_stat_database.sessions counts only the servers measured).`,
-          `Sluice: the origin bundle as every scenario starts it, SLUICE_POOL_SIZE ${POOL_SIZE}, its store on PostgreSQL in another database, authentication on; saved queries under \`GET /q/<name>\` called with a scoped key granted them, access log at info into a file.`,
+          `Sluice: the origin bundle as every scenario starts it, SLUICE_POOL_SIZE and SLUICE_POOL_MAX ${POOL_SIZE}, its store on PostgreSQL in another database, authentication on; saved queries under \`GET /q/<name>\` called with a scoped key granted them, access log at info into a file.`,
           `PostGraphile ${versions.postgraphile}: its CLI, \`--max-pool-size ${POOL_SIZE} --disable-graphiql --disable-query-log --no-setof-functions-contain-nulls --disable-default-mutations\`, NODE_ENV=production; \`filmById\` and \`allFilms(first, after, orderBy: PRIMARY_KEY_ASC)\` (keyset through its primary-key cursors).`,
           `Platformatic DB ${versions.platformatic}: \`plt-db start\` (not \`dev\`), \`db.poolSize\` ${POOL_SIZE}, \`db.limit.max\` ${PLATFORMATIC_MAX_PAGE}, GraphQL off, logger at warn, NODE_ENV=production; \`GET /films/:id\` and \`GET /films?where.id.gt=...&orderby.id=asc&limit=...\`.`,
           `Single row: a random id per request. ${PAGE_ROWS}-row page: \`id > :after order by id limit ${PAGE_ROWS}\` from a random \`after\`. Both through autocannon in the bench process (per-request builder for every server alike): a warm-up of each, then ${ctx.runs} rounds of ${ctx.seconds} s per server, the servers' order turned each round; medians.`,
           `Whole table: Sluice \`POST /q/films_all\` with \`stream=true\` as ndjson and as csv; the peers paging by keyset at their largest page (Platformatic ${PLATFORMATIC_MAX_PAGE}; PostGraphile has none, so ${POSTGRAPHILE_TABLE_PAGE.toLocaleString('en-US')}), each page parsed by the bench for its last id; ${ctx.runs} rounds, order turned. Peak RSS of each server's process.`,
           `Cached single row: \`films_row_cached\` (cache_ttl 3600), always id ${CACHED_ID}, against the faster peer's uncached random rows (no peer caches).`,
-          'Sessions: pg_stat_database.sessions of the films database read before and after every measured run; the goal reads Sluice at 32 connections, after its warm-up.',
+          `Sessions: pg_stat_database.sessions of the films database read ${STEADY_MARGIN_MS / 1000} s into every measured run and ${STEADY_MARGIN_MS / 1000} s before its end, while the load is steady (a run's start fills the pool; its end cuts the requests in flight, whose sessions are dropped); the goal reads Sluice at 32 connections.`,
         ],
         figures,
         notes: [
           `Versions: PostGraphile ${versions.postgraphile}, Platformatic DB ${versions.platformatic}, Node ${versions.node}. Pool size ${POOL_SIZE} each. Load average at start ${loadAverageStart.join(', ')}.`,
           `New sessions per measured run (all rounds): ${SERVERS.map((s) => `${s} ${[...row1, ...row32, ...page].filter((r) => r.server === s).map((r) => r.newSessions).join('/')}`).join('; ')}.`,
-          "Pool size: PostGraphile's and Platformatic's cap the sessions open; Sluice's SLUICE_POOL_SIZE is the idle sessions kept (any number may be busy).",
+          "Pool size: each server caps the sessions open at it (Sluice's SLUICE_POOL_MAX; its SLUICE_POOL_SIZE is the idle ones kept, set alike).",
           'The peers log no request lines (PostGraphile --disable-query-log, Platformatic at warn); Sluice writes its access line per request, as in production.',
         ],
         samples: { versions, poolSize: POOL_SIZE, loadAverageStart, row1, row32, page, cached, table },

@@ -65,6 +65,20 @@ export function commandHelp(command: Command): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `sluice config --help`: a group's commands, each with its summary. */
+export function groupHelp(group: string, commands: Command[]): string {
+  const members = commands.filter((command) => command.name.startsWith(`${group} `));
+  const lines = [
+    `Usage: sluice ${group} <command> [arguments] [options]`,
+    '',
+    'Commands:',
+    ...table(members.map((command) => [command.name, command.summary])),
+    '',
+    ...wrap(`Run \`sluice ${group} <command> --help\` for a command's arguments, options and exit codes. Reference: docs/reference/cli.md`, 0),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 export function programHelp(commands: Command[]): string {
   const lines = [
     'sluice: configuration as code and collection bundles for a Sluice server',

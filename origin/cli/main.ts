@@ -5,7 +5,7 @@ import { parseCommandArgs } from './args.ts';
 import type { Backend } from './backend.ts';
 import type { Command, ParsedArgs } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
-import { commandHelp, programHelp } from './help.ts';
+import { commandHelp, groupHelp, programHelp } from './help.ts';
 import { type Output, processOutput } from './output.ts';
 import { describeProblem } from './problems.ts';
 import { serverBackend, serverUrl } from './server.ts';
@@ -19,6 +19,11 @@ import { serverBackend, serverUrl } from './server.ts';
 
 /** Commands that write: on a data folder with no store yet they make one (dry runs do not). */
 const WRITES = new Set(['config apply', 'collection import']);
+
+const isHelp = (word: string | undefined) => word === '--help' || word === '-h';
+
+/** A first word naming commands (`config`, `collection`), not one command. */
+const isGroup = (word: string | undefined) => word !== undefined && COMMANDS.some((c) => c.name.startsWith(`${word} `));
 
 function findCommand(argv: string[]): { command: Command; rest: string[] } | { problem: string } {
   const words = argv.slice(0, 2).join(' ');
@@ -61,9 +66,14 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(programHelp(COMMANDS));
     return 1;
   }
-  if (first === '--help' || first === '-h' || first === 'help') {
+  if (isHelp(first) || first === 'help') {
     const named = argv.length > 1 ? findCommand(argv.slice(1)) : undefined;
-    process.stdout.write(named && 'command' in named ? commandHelp(named.command) : programHelp(COMMANDS));
+    process.stdout.write(named && 'command' in named ? commandHelp(named.command) : isGroup(argv[1]) ? groupHelp(argv[1], COMMANDS) : programHelp(COMMANDS));
+    return 0;
+  }
+  // `sluice config --help`: the group's commands.
+  if (isGroup(first) && isHelp(argv[1])) {
+    process.stdout.write(groupHelp(first, COMMANDS));
     return 0;
   }
   if (first === '--version' || first === '-v') {

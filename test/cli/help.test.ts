@@ -49,6 +49,17 @@ describe.each(COMMANDS.map((command) => [command.name, command] as const))('slui
   });
 });
 
+describe.each([...new Set(COMMANDS.map((command) => command.name.split(' ')[0]))])('sluice %s --help', (group) => {
+  const members = COMMANDS.filter((command) => command.name.startsWith(`${group} `));
+  it.each([[[group, '--help']], [[group, '-h']], [['help', group]]])('%j prints the group\'s commands and exits 0', async (args) => {
+    const run = await sluice(args);
+    expect(run.code, shown(run)).toBe(0);
+    expect(run.stdout).toContain(`Usage: sluice ${group} <command>`);
+    for (const command of members) expect(run.stdout).toContain(`${command.name}  `);
+    expect(run.stderr).toBe('');
+  });
+});
+
 describe('usage mistakes', () => {
   it('help is also `sluice help <command>`', async () => {
     const run = await sluice(['help', 'config', 'diff']);

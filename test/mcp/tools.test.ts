@@ -74,6 +74,14 @@ describe('the tools of each caller', () => {
     expect(namesOf(await (await connect(key(byCollection.secret))).tools())).toEqual([FILMS]);
   });
 
+  it('answers a call of an SQL tool the caller does not list as an unknown tool (-32602), as for any tool it does not reach', async () => {
+    const { secret } = await makeKey(env.origin, { queries: [TYPED] });
+    const client = await connect(key(secret));
+    await expect(client.call('execute_sql', { sql: 'select 1 as one', connection_name: env.pg })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.call('list_tables', { connection_name: env.pg })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.call('list_connections', {})).rejects.toMatchObject({ code: -32602 });
+  });
+
   it('carry the parameter rules as the input schema, never from_claim ones; names MCP cannot carry are mapped', async () => {
     const { secret } = await makeKey(env.origin, { queries: [TYPED, CLAIMED, SPACED, FILMS, { name: WRITER, allow_writes: true }] });
     const tools = await (await connect(key(secret))).tools();

@@ -59,12 +59,13 @@ export function createMcpServer(sdk: McpSdk, version: string, tools: SessionTool
     const args = request.params.arguments ?? {};
     const signal = AbortSignal.any([call.signal(), extra.signal]);
     try {
-      if (name === 'execute_sql') return await callSqlTool(call, args, signal);
-      if (name === 'list_tables') return await callTablesTool(call, args);
-      if (name === 'list_connections') return await callConnectionsTool(call);
-      const query = await queryOfTool(call, tools, name);
-      if (query === null) throw unknownTool(sdk, name);
-      return await callQueryTool(call, query, args, signal);
+      // A tool the caller's listing lacks (a built-in included: a key without connection grants runs no SQL) is unknown.
+      const tool = await toolOf(call, tools, name);
+      if (tool?.builtin === 'execute_sql') return await callSqlTool(call, args, signal);
+      if (tool?.builtin === 'list_tables') return await callTablesTool(call, args);
+      if (tool?.builtin === 'list_connections') return await callConnectionsTool(call);
+      if (!tool?.query) throw unknownTool(sdk, name);
+      return await callQueryTool(call, tool.query, args, signal);
     } catch (err) {
       return failure(sdk, call, name, err);
     }
@@ -75,18 +76,18 @@ export function createMcpServer(sdk: McpSdk, version: string, tools: SessionTool
 const callerTools = ({ deps, caller }: McpCall) => toolsFor(deps, caller, mcpRowOptions(deps.env, caller).paging!.pageSize);
 
 /**
- * The query behind a tool name, from the session's last listing; listed
- * again (the caller's tools now) when the name is not there, as for a
- * client that calls without listing first.
+ * The tool behind a name, from the session's last listing; listed again
+ * (the caller's tools now) when the name is not there, as for a client that
+ * calls without listing first.
  */
-async function queryOfTool(call: McpCall, tools: SessionTools, name: string): Promise<string | null> {
+async function toolOf(call: McpCall, tools: SessionTools, name: string): Promise<McpTool | null> {
   let tool = tools.listed.get(name);
   if (!tool) {
     const listed = await callerTools(call);
     tools.listed = new Map(listed.map((entry) => [entry.name, entry]));
     tool = tools.listed.get(name);
   }
-  return tool?.query ?? null;
+  return tool ?? null;
 }
 
 const unknownTool = (sdk: McpSdk, name: string) => new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${name}`);
