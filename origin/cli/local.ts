@@ -10,7 +10,7 @@ import { openDeps } from '../open-deps.ts';
 import { snapshotBundle } from '../services/collections/bundle-snapshot.ts';
 import { importBundle } from '../services/collections/bundle-import.ts';
 import { collectionPostman } from '../services/collections/postman.ts';
-import { applyConfig, diffConfig, snapshotConfig, fileSha256, parseConfigFile } from '../services/config/index.ts';
+import { applyConfig, diffConfig, snapshotConfig, fileSha256, readConfigFile } from '../services/config/index.ts';
 import { DataDirLocked } from '../store/dir-lock.ts';
 import type { Backend } from './backend.ts';
 import type { Output } from './output.ts';
@@ -88,9 +88,14 @@ export async function localBackend(out: Output, { create }: { create: boolean })
     importBundle: (file, options) => importBundle(deps, CLI_ACTOR, refuseNul(file.document), { ...options, workspace: 'default' }),
     snapshotConfig: (options) => snapshotConfig(deps, options),
     // Known by the SHA-256 of its bytes, as when sent to a server.
-    diffConfig: async (file, { prune }) => diffConfig(deps, CLI_ACTOR, await parseConfigFile(file.bytes, file.syntax), { prune, sha256: fileSha256(file.bytes) }),
-    applyConfig: async (file, { prune, dryRun }) =>
-      applyConfig(deps, CLI_ACTOR, await parseConfigFile(file.bytes, file.syntax), { prune, dryRun, sha256: fileSha256(file.bytes) }),
+    diffConfig: async (file, { prune }) => {
+      const read = await readConfigFile(file.bytes, file.syntax);
+      return diffConfig(deps, CLI_ACTOR, read.file, { prune, sha256: fileSha256(file.bytes), read });
+    },
+    applyConfig: async (file, { prune, dryRun }) => {
+      const read = await readConfigFile(file.bytes, file.syntax);
+      return applyConfig(deps, CLI_ACTOR, read.file, { prune, dryRun, sha256: fileSha256(file.bytes), read });
+    },
     close: () => opened.close(),
   };
 }

@@ -195,6 +195,41 @@ describe('config apply of changes', () => {
     expect(JSON.stringify(res.body)).not.toContain('hunter23');
   });
 
+  it('lists every problem at once: those of the file itself (a literal password, a bad type) and what the store says of the rest (an unknown connection), nothing changed', async () => {
+    const good = unique('c');
+    const file = configFile({
+      connections: [
+        { name: unique('lit'), db: 'postgres', host: 'h', password: 'hunter24' },
+        { name: good, db: 'duckdb', database: testFile(`${good}.duckdb`) },
+      ],
+      queries: [
+        { name: unique('q'), connection_name: unique('nowhere'), sql: 'select 1 as one' },
+        { name: unique('q'), connection_name: good, sql: 'select 1 as one', cache_ttl: 'soon' },
+      ],
+    });
+    for (const verb of ['diff', 'apply'] as const) {
+      const res = await sendFile(origin, verb, file);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.errors).toEqual([
+        { path: 'connections[0].password', message: expect.stringContaining('${VAR} reference') },
+        { path: 'queries[1].cache_ttl', message: expect.any(String) },
+        { path: 'queries[0].connection_name', message: expect.stringContaining('no connection named') },
+      ]);
+      expect(JSON.stringify(res.body)).not.toContain('hunter24');
+    }
+    expect((await admin(origin, 'GET', `/api/v1/connections/${good}`)).status).toBe(404);
+  });
+
+  it('says nothing of a reference to an entry left out for its own problem', async () => {
+    const broken = unique('broken');
+    const res = await sendFile(
+      origin,
+      'diff',
+      configFile({ connections: [{ name: broken, db: 'postgres', host: 'h', password: 'hunter25' }], queries: [{ name: unique('q'), connection_name: broken, sql: 'select 1 as one' }] }),
+    );
+    expect(res.body.errors).toEqual([{ path: 'connections[0].password', message: expect.stringContaining('${VAR} reference') }]);
+  });
+
   it('applies a workspace-scoped call to that workspace, and refuses a file for another', async () => {
     const ws = unique('ws');
     expect((await admin(origin, 'POST', '/api/v1/workspaces', { name: ws })).status).toBe(201);

@@ -8,7 +8,7 @@ import { SluiceError } from '../../errors.ts';
 import { workspaces } from '../../store/schema/index.ts';
 import { type Attempt, BatchedCreates } from './batched-creates.ts';
 import { type ApplyContext, type Section, recordUpdate } from './context.ts';
-import { type ConfigFile, type DescriptionsEntry, entryPath, fileSha256, sectionEntries } from './file.ts';
+import { type ConfigFile, type DescriptionsEntry, type ReadConfigFile, entryPath, fileSha256, sectionEntries } from './file.ts';
 import { APPLIED_KINDS, type AppliedKind, KIND_NOUN, byKind } from './kinds.ts';
 import { forgetManaged, managedNames, recordManaged } from './managed.ts';
 import { type ConfigPlan, countsOf, emptyChanges, hasChanges } from './plan.ts';
@@ -34,6 +34,12 @@ export interface ApplyOptions extends ConfigTarget {
   dryRun?: boolean;
   /** SHA-256 of the file's bytes as sent (`fileSha256`); default: of the file's JSON. */
   sha256?: string;
+  /**
+   * What reading the file found (`readConfigFile`): with problems, `file` is
+   * the entries whose shape is right; they are planned, never applied, and
+   * every problem is thrown at once, the file's first.
+   */
+  read?: Pick<ReadConfigFile, 'problems' | 'leftOut'>;
 }
 
 /** What one entry of a section is: a list's item, or a `descriptions` entry with its connection's name. */
@@ -50,7 +56,7 @@ const SECTIONS: { [K in AppliedKind]: Section<EntryOf<K>> } = {
 };
 
 /** The plan of applying `file`, computed by an apply that is rolled back: a diff never disagrees with the apply. */
-export async function diffConfig(deps: AppDeps, actor: Caller, file: ConfigFile, options: ConfigTarget & { sha256?: string } = {}): Promise<ConfigPlan> {
+export async function diffConfig(deps: AppDeps, actor: Caller, file: ConfigFile, options: Omit<ApplyOptions, 'dryRun'> = {}): Promise<ConfigPlan> {
   return applyConfig(deps, actor, file, { ...options, dryRun: true });
 }
 
@@ -65,6 +71,13 @@ export async function diffConfig(deps: AppDeps, actor: Caller, file: ConfigFile,
  * nothing writes nothing; otherwise one `config_applied` audit entry (the
  * file's SHA-256 and the counts) follows each change's own, all `via: config`.
  */
+/** A problem naming an entry left out for its shape (`no connection named "x"` when `x` was malformed): already reported as that entry's own problem. */
+function namesLeftOut(problem: ConfigProblem, leftOut: Set<string> | undefined): boolean {
+  if (!leftOut || leftOut.size === 0) return false;
+  for (const name of leftOut) if (problem.message.includes(JSON.stringify(name))) return true;
+  return false;
+}
+
 export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile, options: ApplyOptions = {}): Promise<ConfigPlan> {
   const workspace = targetWorkspace(file, options.workspace);
   const sha256 = options.sha256 ?? fileSha256(Buffer.from(canonicalJson(file)));
@@ -111,8 +124,10 @@ export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile
       }
       await creates.flush();
     }
-    if (options.prune) await prune(file, ctx, managed, attempt, (kind, names) => forgetManaged(txDeps.store.db, kind, names), giveWay);
-    if (problems.length > 0) throw invalidConfig(problems);
+    // A file with problems holds only part of itself: what it lacks is not the file's to prune.
+    if (options.prune && !options.read?.problems.length) await prune(file, ctx, managed, attempt, (kind, names) => forgetManaged(txDeps.store.db, kind, names), giveWay);
+    const unread = options.read?.problems ?? [];
+    if (problems.length > 0 || unread.length > 0) throw invalidConfig([...unread, ...problems.filter((problem) => !namesLeftOut(problem, options.read?.leftOut))]);
 
     const changed = hasChanges(ctx.changes);
     const plan: ConfigPlan = {

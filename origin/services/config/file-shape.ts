@@ -67,7 +67,7 @@ export async function parseInSlices<T>(
   raw: unknown,
   head: z.ZodObject,
   sections: SlicedSections,
-): Promise<{ success: true; data: T } | { success: false; issues: z.core.$ZodIssue[] }> {
+): Promise<{ success: true; data: T } | { success: false; issues: z.core.$ZodIssue[]; partial: T }> {
   const shell = head.safeParse(raw);
   const issues: z.core.$ZodIssue[] = shell.success ? [] : [...shell.error.issues];
   const data: Record<string, unknown> = shell.success ? { ...(shell.data as Record<string, unknown>) } : {};
@@ -89,7 +89,9 @@ export async function parseInSlices<T>(
   if (issues.length > 0) {
     const fields = Object.keys(head.shape);
     const rank = (issue: z.core.$ZodIssue) => (issue.path.length === 0 ? fields.length : fields.indexOf(String(issue.path[0])));
-    return { success: false, issues: issues.map((issue, i) => ({ issue, i })).sort((a, b) => rank(a.issue) - rank(b.issue) || a.i - b.i).map(({ issue }) => issue) };
+    const sorted = issues.map((issue, i) => ({ issue, i })).sort((a, b) => rank(a.issue) - rank(b.issue) || a.i - b.i).map(({ issue }) => issue);
+    // `partial`: the entries whose own shape is right, so that what the store says of them is found in the same pass.
+    return { success: false, issues: sorted, partial: data as T };
   }
   return { success: true, data: data as T };
 }

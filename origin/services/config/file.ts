@@ -168,17 +168,57 @@ export const fileSha256 = (bytes: Uint8Array): string => createHash('sha256').up
  * keys. With `maxObjects`, a file holding more is 413 `config_too_large`
  * before it is validated.
  */
-export async function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml', { maxObjects }: { maxObjects?: number } = {}): Promise<ConfigFile> {
+export async function parseConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml', options: { maxObjects?: number } = {}): Promise<ConfigFile> {
+  const read = await readConfigFile(bytes, contentType, options);
+  if (read.problems.length > 0) throw invalidConfig(read.problems);
+  return read.file;
+}
+
+/** A file as read, with the problems found without the store: see `readConfigFile`. */
+export interface ReadConfigFile {
+  /** The file, or with problems, the entries whose own shape is right. */
+  file: ConfigFile;
+  problems: ConfigProblem[];
+  /** Names of the entries left out of `file` for their shape: the store's view of what names them says nothing new. */
+  leftOut: Set<string>;
+}
+
+/**
+ * As `parseConfigFile`, but a file whose entries break the shape is given
+ * back as what is right in it (the entries whose own shape is right) with
+ * its problems, so that `applyConfig` can add what the store says of the
+ * rest (`fileProblems`) and report every problem at once. A file that cannot
+ * be read at all (syntax, depth, NUL, size) or repeats a name still throws.
+ */
+export async function readConfigFile(bytes: Buffer, contentType: 'json' | 'yaml' = 'yaml', { maxObjects }: { maxObjects?: number } = {}): Promise<ReadConfigFile> {
   const raw = contentType === 'json' ? readJson(bytes) : await readYaml(bytes);
   if (await nestsTooDeep(raw)) throw invalidConfig([{ path: '', message: `the file ${DEPTH_PROBLEM}` }]);
   if (maxObjects !== undefined) assertObjectCount(raw, maxObjects);
   const nul = await nulPathsOf(raw);
   if (nul.length > 0) throw invalidConfig(nul.map((path) => ({ path: problemPath(path.split('.').map(index)), message: NUL_PROBLEM })));
   const parsed = await parseInSlices<ConfigFile>(raw, slicedHead, slicedSections);
-  if (!parsed.success) throw invalidConfig(shapeProblems(parsed.issues));
+  if (!parsed.success) return { file: parsed.partial, problems: shapeProblems(parsed.issues), leftOut: leftOutNames(raw, parsed.partial) };
+  // Applying relies on each name appearing once per section: a file that repeats one is not planned at all.
   const problems = [...repeatedNames(parsed.data), ...repeatedSecrets(parsed.data)];
   if (problems.length > 0) throw invalidConfig(problems);
-  return parsed.data;
+  return { file: parsed.data, problems: [], leftOut: new Set() };
+}
+
+/** The names of the raw file's named entries that `partial` lacks. */
+function leftOutNames(raw: unknown, partial: ConfigFile): Set<string> {
+  const names = new Set<string>();
+  if (raw === null || typeof raw !== 'object') return names;
+  for (const section of [...NAMED_SECTIONS, 'descriptions'] as const) {
+    const kept = new Set((sectionEntries(partial, section) ?? []).map((entry) => entry.name));
+    const value = (raw as Record<string, unknown>)[section];
+    const rawNames = Array.isArray(value)
+      ? value.map((entry) => (entry !== null && typeof entry === 'object' ? (entry as { name?: unknown }).name : undefined))
+      : value !== null && typeof value === 'object'
+        ? Object.keys(value)
+        : [];
+    for (const name of rawNames) if (typeof name === 'string' && !kept.has(name)) names.add(name);
+  }
+  return names;
 }
 
 /** `"3"` in a dotted path is the list index 3. */

@@ -6,7 +6,7 @@ import { SluiceError } from '../../errors.ts';
 import { storeInTransaction } from '../../store/open.ts';
 import { configApplications } from '../../store/schema/index.ts';
 import { applyConfig } from './apply.ts';
-import { fileSha256, parseConfigFile } from './file.ts';
+import { fileSha256, readConfigFile } from './file.ts';
 import type { ConfigPlan } from './plan.ts';
 import { type ConfigProblem, describeProblem } from './problems.ts';
 import type { Logger } from '../../observability/logger.ts';
@@ -51,12 +51,12 @@ export async function applyStartupFile(deps: AppDeps, path: string, { prune }: {
   const sha256 = fileSha256(bytes);
   const failed = `SLUICE_CONFIG_FILE ${path} (sha256 ${sha256}) cannot be applied; nothing was changed:`;
   try {
-    const file = await parseConfigFile(bytes, /\.json$/i.test(path) ? 'json' : 'yaml');
+    const read = await readConfigFile(bytes, /\.json$/i.test(path) ? 'json' : 'yaml');
     return await deps.store.db.transaction(async (tx): Promise<StartupOutcome> => {
       await tx.execute(sql`select pg_advisory_xact_lock(${STARTUP_LOCK})`);
       const [done] = await tx.select({ sha256: configApplications.sha256 }).from(configApplications).where(eq(configApplications.sha256, sha256));
       if (done) return { applied: false, sha256 };
-      const plan = await applyConfig({ ...deps, store: storeInTransaction(deps.store, tx) }, STARTUP_ACTOR, file, { prune, sha256 });
+      const plan = await applyConfig({ ...deps, store: storeInTransaction(deps.store, tx) }, STARTUP_ACTOR, read.file, { prune, sha256, read });
       await tx.insert(configApplications).values({ sha256, actor: STARTUP_ACTOR.name, counts: plan.counts });
       return { applied: true, sha256, plan };
     }).then((outcome) => {

@@ -18,8 +18,8 @@ export const apply = defineRoute({
   document: configFileSchema,
   parameters: [flag('prune', 'Delete managed objects the file lacks, in the sections it has'), flag('dry_run', 'Roll back: only the plan')],
   handler: async (c) => {
-    const { file, sha256 } = await readConfigBody(c);
-    const options = { workspace: listedWorkspace(c), prune: flagParam(c, 'prune'), dryRun: flagParam(c, 'dry_run'), sha256 };
+    const { file, sha256, read } = await readConfigBody(c);
+    const options = { workspace: listedWorkspace(c), prune: flagParam(c, 'prune'), dryRun: flagParam(c, 'dry_run'), sha256, read };
     return c.json(await applyConfig(c.get('deps'), c.get('caller'), file, options));
   },
 });

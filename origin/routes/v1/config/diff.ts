@@ -14,7 +14,7 @@ export const diff = defineRoute({
   document: configFileSchema,
   parameters: [flag('prune', 'Include deletes of managed objects the file lacks')],
   handler: async (c) => {
-    const { file, sha256 } = await readConfigBody(c);
-    return c.json(await diffConfig(c.get('deps'), c.get('caller'), file, { workspace: listedWorkspace(c), prune: flagParam(c, 'prune'), sha256 }));
+    const { file, sha256, read } = await readConfigBody(c);
+    return c.json(await diffConfig(c.get('deps'), c.get('caller'), file, { workspace: listedWorkspace(c), prune: flagParam(c, 'prune'), sha256, read }));
   },
 });
