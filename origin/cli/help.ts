@@ -104,7 +104,7 @@ export function programHelp(commands: Command[]): string {
     ...table([
       ['0', 'done'],
       ['1', 'a problem: bad arguments, a file that cannot be applied or imported, the store or server unreachable or refusing'],
-      ['2', '`config diff` only: the file would change the target'],
+      ['2', '`config diff` only: the file would create, change or delete something (objects only to take under management are no change)'],
     ]),
     '',
     ...wrap("Run `sluice <command> --help` for a command's arguments, options and exit codes. Reference: docs/reference/cli.md", 0),

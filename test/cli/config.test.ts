@@ -134,6 +134,15 @@ describe('the round trip', () => {
   });
 });
 
+describe('a drift check on the server the file came from', () => {
+  it('config diff of an export against its own server exits 0: its objects are only to manage, which is no drift', async () => {
+    const run = await sluice(at(source, 'config', 'diff', exported), withKey);
+    expect(run.code, shown(run)).toBe(0);
+    expect(run.stdout).toMatch(/^Plan: 0 to create, 0 to change, 0 to delete, \d+ to manage\.$/m);
+    expect(run.stdout).toContain(`queries:\n  = q_${s}`);
+  });
+});
+
 describe('problems', () => {
   it('config diff exits 1 naming the file, the path and the field of every problem', async () => {
     const file = join(dir, 'broken.json');
@@ -146,14 +155,16 @@ describe('problems', () => {
     const run = await sluice(at(target, 'config', 'diff', file), withKey);
     expect(run.code, shown(run)).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(`sluice: ${file}: 1 problem; nothing was changed`);
+    // The file's own problem and the one the server finds in the rest, at once.
+    expect(run.stderr).toContain(`sluice: ${file}: 2 problems; nothing was changed`);
     expect(run.stderr).toContain(`  ${file}: connections[0].password: must be a \${VAR} reference`);
+    expect(run.stderr).toContain(`  ${file}: queries[0].sql: must be exactly one statement, the text holds 2`);
     expect(run.stderr).toContain(`Fix ${file} where named above and run the command again.`);
     expect(run.stderr).not.toContain('a-literal');
 
     const json = await sluice(at(target, 'config', 'apply', file, '--json'), withKey);
     expect(json.code, shown(json)).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ code: 'invalid_config', errors: [{ path: 'connections[0].password' }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ code: 'invalid_config', errors: [{ path: 'connections[0].password' }, { path: 'queries[0].sql' }] });
   });
 
   it('an apply with a problem in its last object changes nothing', async () => {

@@ -1,3 +1,5 @@
+import { APPLIED_KINDS } from '../../services/config/kinds.ts';
+import type { ConfigPlan } from '../../services/config/plan.ts';
 import type { Command } from '../command.ts';
 import { readInput } from '../files.ts';
 import { planText } from '../plan-text.ts';
@@ -15,12 +17,12 @@ export const configDiff: Command = {
     { name: 'json', type: 'boolean', description: 'Print the plan (or the problem) as one JSON document on standard output' },
   ],
   description: [
-    'Checks the file completely and compares it with what the target holds, writing nothing: an apply rolled back, so a diff and an apply never disagree. Per kind: + to create, ~ to change (one line per field, from -> to; a secret shows only changed), - to delete, = an object the file names as it is, which becomes managed.',
+    'Checks the file completely and compares it with what the target holds, writing nothing: an apply rolled back, so a diff and an apply never disagree. Per kind: + to create, ~ to change (one line per field, from -> to; a secret shows only changed), - to delete, = an object the file names as it is, which becomes managed. Objects only to manage are no drift: they are as the file says, so a diff of nothing else exits 0 (a drift check on a server set up by hand passes before its first apply).',
     'Through --server this needs config.read, which every administrator role holds.',
   ],
   exitCodes: [
-    [DIFF_SAME, 'no changes: the target matches the file'],
-    [DIFF_CHANGES, 'changes: applying the file would change the target'],
+    [DIFF_SAME, 'no changes: the target matches the file (objects only to manage included)'],
+    [DIFF_CHANGES, 'changes: applying the file would create, change or delete something'],
     [1, 'problems: the file cannot be applied as it is (each named by its path in the file), or the target is unreachable'],
   ],
   examples: ['sluice config diff sluice.yaml', 'sluice config diff sluice.yaml --json --server https://sluice.example.com'],
@@ -32,6 +34,14 @@ export const configDiff: Command = {
     const plan = await target.diffConfig(file, { prune: args.values.prune === true });
     for (const warning of plan.warnings) out.warn(`${file.path}: ${warning.path ? `${warning.path}: ` : ''}${warning.message}`);
     await out.result(args.values.json ? `${JSON.stringify(plan, null, 2)}\n` : planText(plan, { applied: false, colour: out.colour }));
-    return plan.changed ? DIFF_CHANGES : DIFF_SAME;
+    return drifted(plan) ? DIFF_CHANGES : DIFF_SAME;
   },
 };
+
+/** Whether applying would create, change or delete anything: taking objects as they are under management is not drift. */
+function drifted(plan: ConfigPlan): boolean {
+  return APPLIED_KINDS.some((kind) => {
+    const counts = plan.counts[kind];
+    return counts.create + counts.update + counts.delete > 0;
+  });
+}
