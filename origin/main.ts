@@ -37,6 +37,8 @@ const opened = await openDeps(env, logger, { signIn, edgeSync: true }).catch((er
 });
 const { deps } = opened;
 const { store, edgeSync } = deps;
+// Said as soon as it is known, among the first lines: after the config file when there is one, since it may make keys.
+if (!env.SLUICE_CONFIG_FILE) await warnIfOpen();
 if (env.SLUICE_EXAMPLES) await ensureExamples(deps);
 // An unapplicable file stops startup, its problems in one block.
 if (env.SLUICE_CONFIG_FILE) {
@@ -45,20 +47,16 @@ if (env.SLUICE_CONFIG_FILE) {
     err.report(logger);
     process.exit(1);
   });
+  await warnIfOpen();
 }
 const auditDelivery = new AuditDeliverer(store, configuredOutputs(env, deps.version), logger);
 auditDelivery.start();
-
-// Open: no server key, no scoped key, no administrator (the access directory's rule, read once here).
-const access = env.SLUICE_API_KEY ? null : await readSnapshot(store.db);
-const open = access !== null && !access.hasKeys && !access.hasAdministrators;
 
 const app = createApp(deps);
 deps.ports = {};
 const server = serve({ fetch: app.fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
   deps.ports!.main = info.port;
   logger.info({ host: info.address, port: info.port, store: store.kind }, `Sluice ${deps.version} listening on http://${env.SLUICE_HOST}:${info.port}`);
-  if (open) warnOpen(`http://${env.SLUICE_HOST}:${info.port}`);
   edgeSync?.start();
   // Each saved connection's database user, asked once: a line per connection that may do more than read.
   checkSavedConnections(deps).catch((err: Error) => logger.warn({ err: err.message }, 'could not list connections to check their privileges'));
@@ -74,10 +72,13 @@ const mcpServer =
       });
 mcpServer?.once('error', listenFailed(env.SLUICE_HOST, 'SLUICE_MCP_PORT', env.SLUICE_MCP_PORT!));
 
-/** An open server says so right after the line that it listens: anyone who reaches it may run queries and manage it. */
-function warnOpen(url: string): void {
+/** An open server (no server key, no scoped key, no administrator: the access directory's rule) says so: anyone who reaches it may run queries and manage it. */
+async function warnIfOpen(): Promise<void> {
+  if (env.SLUICE_API_KEY) return;
+  const access = await readSnapshot(deps.store.db);
+  if (access.hasKeys || access.hasAdministrators) return;
   logger.warn(
-    `This server is open: no SLUICE_API_KEY, no API key and no administrator, so whoever reaches ${url} can run queries and manage it. Set SLUICE_API_KEY, or create an owner (POST /api/v1/administrators), before letting anyone else reach it.`,
+    `This server is open: no SLUICE_API_KEY, no API key and no administrator, so whoever reaches ${env.SLUICE_HOST} on SLUICE_PORT can run queries and manage it. Set SLUICE_API_KEY, or create an owner (POST /api/v1/administrators), before letting anyone else reach it.`,
   );
 }
 

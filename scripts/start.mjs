@@ -11,11 +11,10 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const launch = JSON.parse(readFileSync(new URL('origin-launch.json', import.meta.url), 'utf8'));
 
-// The origin logs each step of its own start; these lines cover the bundling before it.
+// The origin logs each step of its own start; this line covers the bundling before it (about a second).
 const started = performance.now();
-console.log('sluice: bundling the origin and the console (scripts/build.mjs)');
 execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
-console.log(`sluice: bundled in ${Math.round(performance.now() - started)} ms; starting the origin (dist/origin/main.mjs)`);
+console.log(`sluice: bundled the origin and the console in ${Math.round(performance.now() - started)} ms (scripts/build.mjs); starting the origin`);
 
 const origin = spawn(process.execPath, [...launch.nodeFlags, 'dist/origin/main.mjs'], {
   cwd: root,
