@@ -6,6 +6,7 @@ import { createSignInVerifier } from '../access/jwt.ts';
 import { parseEnv } from '../env.ts';
 import { SluiceError } from '../errors.ts';
 import { createLogger } from '../observability/logger.ts';
+import { EXAMPLES_CONNECTION, ensureExamples } from '../services/examples/ensure.ts';
 import { openDeps } from '../open-deps.ts';
 import { snapshotBundle } from '../services/collections/bundle-snapshot.ts';
 import { importBundle } from '../services/collections/bundle-import.ts';
@@ -55,7 +56,8 @@ export async function localBackend(out: Output, { create }: { create: boolean })
   }
   const dataDir = resolve(env.SLUICE_DATA_DIR);
   const where = env.SLUICE_DATABASE_URL ? 'the PostgreSQL store of SLUICE_DATABASE_URL' : `the store in ${dataDir}`;
-  if (!env.SLUICE_DATABASE_URL && !existsSync(join(dataDir, 'store', 'PG_VERSION'))) {
+  const made = !env.SLUICE_DATABASE_URL && !existsSync(join(dataDir, 'store', 'PG_VERSION'));
+  if (made) {
     if (!create) {
       throw problem(
         `there is no Sluice store in ${dataDir}`,
@@ -80,6 +82,11 @@ export async function localBackend(out: Output, { create }: { create: boolean })
     );
   }
   const { deps } = opened;
+  // A store made here starts as an origin's first start would: with the examples connection, so a file may name it.
+  if (made && env.SLUICE_EXAMPLES) {
+    out.progress(`Loading the examples connection "${EXAMPLES_CONNECTION}", as an origin's first start does (SLUICE_EXAMPLES=false leaves it out).`);
+    await ensureExamples(deps);
+  }
 
   return {
     where,

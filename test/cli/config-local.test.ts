@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +53,21 @@ describe('config commands on the store itself', () => {
     expect(exported.stdout).toContain(`- name: ${QUERY}`);
     expect(exported.stdout).toContain(`- name: local_role_${tag}`);
     expect(exported.stdout).not.toContain('api_keys:');
+  });
+
+  it('apply on a fresh data folder makes the store with the examples connection, as an origin first start does, so a file may name it', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'sluice-cli-fresh-'));
+    try {
+      const env = { env: { SLUICE_DATA_DIR: join(fresh, 'data') } };
+      const applied = await sluice(['config', 'apply', file], env);
+      expect(applied.code, shown(applied)).toBe(0);
+      expect(applied.stderr).toContain('Loading the examples connection "examples"');
+      expect(applied.stdout).toContain(`queries:\n  + ${QUERY}`);
+      const diff = await sluice(['config', 'diff', file, '--quiet'], env);
+      expect(diff.code, shown(diff)).toBe(0);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
   });
 
   it('refuses a ${VAR} reference to a SLUICE_ setting, naming the rule, and changes nothing', async () => {
