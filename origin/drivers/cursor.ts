@@ -135,6 +135,8 @@ class Statement<T> implements Cursor<T> {
     } catch (error) {
       return this.fail(error);
     }
+    // Stopped while the pull was under way: an interrupted source may end quietly, which is no end of its rows.
+    if (this.stopReason) return this.fail(null);
     if (rows === null) {
       await this.finish('done');
       return { value: undefined, done: true };
