@@ -150,14 +150,8 @@ export class SessionPool<S> {
   async releaseAfter(session: S, reset: Promise<boolean>): Promise<void> {
     if (!this.busy.has(session)) return;
     this.returning++;
-    let reusable = false;
-    try {
-      reusable = await reset;
-    } catch {
-      reusable = false;
-    } finally {
-      this.returning--;
-    }
+    const reusable = await reset.catch(() => false);
+    this.returning--;
     await this.release(session, reusable);
   }
 

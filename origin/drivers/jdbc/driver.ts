@@ -134,10 +134,11 @@ export class JdbcDriver extends PooledDriver<JdbcSession, JdbcSession> {
   }
 
   async run(request: RunRequest): Promise<RowCursor> {
-    const session = await this.sessionForStatement(request);
-    // No time limit: the spec leaves the query timeout unenforced on JDBC.
+    // No time limit, on the statement nor on its wait for a session: the spec leaves the query timeout unenforced on JDBC.
+    const unlimited = { ...request, timeoutMs: 0 };
+    const session = await this.sessionForStatement(unlimited);
     return openCursor(new JdbcStatement(this, session, request, this.readOnly(request)), {
-      request: { timeoutMs: 0, signal: request.signal },
+      request: unlimited,
       fail: (error) => this.statementFailed(error),
     });
   }
