@@ -20,7 +20,7 @@ import { scanRun, shortfalls } from './harness/secret-scan.ts';
  * so does a full run (harness/full-run.ts) that recorded too little to prove
  * anything (FULL_RUN_MINIMUMS).
  */
-const shared = globalThis as { sluiceRunRecord?: Promise<string> };
+const shared = globalThis as { sluiceRunRecord?: Promise<string>; sluiceTemplate?: Promise<string> };
 
 export default async function setup(project: TestProject) {
   // Each vitest project runs this setup in the one main process: the first
@@ -33,13 +33,12 @@ export default async function setup(project: TestProject) {
   shared.sluiceRunRecord ??= mkdtemp(join(tmpdir(), 'sluice-test-run-'));
   const runDir = await shared.sluiceRunRecord;
   process.env.SLUICE_TEST_RUN_DIR = runDir;
-  const dir = join(await mkdtemp(join(tmpdir(), 'sluice-template-')), 'data');
-  const origin = await startOrigin({ dataDir: dir });
-  await origin.stop();
-  process.env.SLUICE_TEST_TEMPLATE = dir;
+  // One template for every project: each start of it makes a new PGlite store, seconds before any file runs.
+  shared.sluiceTemplate ??= makeTemplate();
+  process.env.SLUICE_TEST_TEMPLATE = await shared.sluiceTemplate;
   return async () => {
-    await rm(join(dir, '..'), { recursive: true, force: true });
     if (!owner) return;
+    await rm(join(process.env.SLUICE_TEST_TEMPLATE!, '..'), { recursive: true, force: true });
     stopSharedOrigins();
     // vitest logs a teardown's error yet exits 0, and cuts a slow teardown
     // short: the run counts as failed until the scan says otherwise.
@@ -63,4 +62,11 @@ export default async function setup(project: TestProject) {
     ];
     throw new Error(`secret scan: ${problems.join('; and ')}; record kept in ${runDir}`);
   };
+}
+
+async function makeTemplate(): Promise<string> {
+  const dir = join(await mkdtemp(join(tmpdir(), 'sluice-template-')), 'data');
+  const origin = await startOrigin({ dataDir: dir });
+  await origin.stop();
+  return dir;
 }

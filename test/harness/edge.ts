@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
-import { type LocalEdge, startLocalEdge } from '../../edge/local/miniflare.ts';
+import type { LocalEdge } from '../../edge/local/miniflare.ts';
 import { recordOutput, recordSecret } from './run-record.ts';
 
 /** The edge Worker in Miniflare, as the tests run it (edge/local/miniflare.ts). */
@@ -13,8 +13,10 @@ export const edgeSecret = () => randomBytes(32).toString('hex');
  * Starts the real Worker on workerd in front of `originUrl`, on a free port.
  * Its secret and workerd's own output go to the run's record (run-record.ts).
  */
-export function startEdge(options: { originUrl: string; secret: string }): Promise<Edge> {
+export async function startEdge(options: { originUrl: string; secret: string }): Promise<Edge> {
   recordSecret('SLUICE_EDGE_SECRET', options.secret);
+  // Imported here, not above: Miniflare takes a second to load, and most files that import this one never start an edge.
+  const { startLocalEdge } = await import('../../edge/local/miniflare.ts');
   return startLocalEdge({ ...options, output: (stdout, stderr) => recordOutput('workerd', [stdout, stderr]) });
 }
 
