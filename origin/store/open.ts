@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { lockDataDir } from './dir-lock.ts';
 import { projectPath } from '../paths.ts';
@@ -104,7 +105,18 @@ async function createPgliteDir(dir: string, progress: (message: string) => void)
   progress(`Embedded store created in ${Math.round(performance.now() - started)} ms`);
 }
 
+/**
+ * V8 compiles a WebAssembly function again, optimised, once it has run a
+ * budget of work. PostgreSQL's start runs much of its code just enough to
+ * use that budget up once, so with the default most of a start's CPU went
+ * to optimising code it would not run again (ADR 0027). With a budget ten
+ * times the default, code that stays hot is still optimised.
+ */
+const WASM_TIERING_BUDGET = '--wasm-tiering-budget=20000000';
+
 async function openPglite(dataDir: string, progress: (message: string) => void): Promise<Store> {
+  // A process-wide flag, read when a module is instantiated: set before PGlite's first (also the worker's, which shares it).
+  setFlagsFromString(WASM_TIERING_BUDGET);
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
