@@ -4,8 +4,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const UNIT = ['test/unit/**/*.test.ts'];
 
 /**
- * Black-box files that need only the default origin: they share one per
- * worker (harness/shared-origin.ts), so their project runs without isolation.
+ * Black-box files that need only origins any file may share: one per worker
+ * and environment (harness/shared-origin.ts), so their project runs without isolation.
  */
 const SHARED_ORIGIN = [
   'test/api/bad-input.test.ts',
@@ -23,6 +23,20 @@ const SHARED_ORIGIN = [
   'test/query/errors.test.ts',
   'test/query/markers.test.ts',
   'test/discovery/open-server.test.ts',
+  'test/query/detail.test.ts',
+  'test/query/guard.test.ts',
+  'test/query/side-effects.test.ts',
+  'test/query/paging.test.ts',
+  'test/query/timeout.test.ts',
+  'test/formats/common.test.ts',
+  'test/formats/file-formats.test.ts',
+  'test/formats/text-formats.test.ts',
+  'test/streaming/mid-stream-failure.test.ts',
+  'test/streaming/refusals.test.ts',
+  'test/streaming/formats.test.ts',
+  'test/mongo/execute.test.ts',
+  'test/mongo/streams.test.ts',
+  'test/mongo/limits.test.ts',
 ];
 
 /** The black-box suites of the query endpoints, run a second time with the edge Worker in front (test/harness/origin.ts). */

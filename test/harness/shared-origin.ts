@@ -10,29 +10,37 @@ declare module 'vitest' {
   }
 }
 
-/** The one environment of the shared origin: the default, with the zone the tests read times in. */
+/** The environment every shared origin starts from: the default, with the zone the tests read times in. */
 const SHARED_ENV = { TZ: 'Europe/Paris' };
 
-const held = globalThis as { sluiceSharedOrigin?: Promise<Origin> };
+const held = globalThis as { sluiceSharedOrigins?: Map<string, Promise<Origin>> };
 
 /**
- * The default-environment origin of this worker: started by the first file
- * that asks, then reused by every later file the worker runs, and killed when
+ * The origin of this worker with the default environment and `env` on top:
+ * started by the first file that asks for that environment, then reused by
+ * every later file the worker runs that asks for the same, and killed when
  * the run ends (`stopSharedOrigins`, from global-setup.ts's teardown: vitest
- * may end a worker without its exit handlers). Its `stop()` does nothing, so a file's `afterAll` may
- * still call it. Files share it only in a project without isolation
- * (vitest.config.ts); elsewhere each file gets, and stops, its own.
- * Files that use it name everything they make with `unique` and never
- * change the origin's own settings (docs/testing.md).
+ * may end a worker without its exit handlers). Its `stop()` does nothing, so
+ * a file's `afterAll` may still call it. Files share origins only in a
+ * project without isolation (vitest.config.ts); elsewhere each file gets, and
+ * stops, its own. Files that use one name everything they make with `unique`
+ * and never change the origin's own settings (docs/testing.md).
  */
-export async function sharedOrigin(): Promise<Origin> {
-  if (!inject('sluiceShareOrigin')) return startOrigin({ env: SHARED_ENV });
-  held.sluiceSharedOrigin ??= startOrigin({ env: SHARED_ENV }).then((origin) => {
-    mkdirSync(sharedDir(), { recursive: true });
-    writeFileSync(join(sharedDir(), String(origin.process.pid)), origin.dataDir);
-    return origin;
-  });
-  return { ...(await held.sluiceSharedOrigin), stop: async () => {} };
+export async function sharedOrigin(env: Record<string, string> = {}): Promise<Origin> {
+  const full = { ...SHARED_ENV, ...env };
+  if (!inject('sluiceShareOrigin')) return startOrigin({ env: full });
+  const key = JSON.stringify(Object.entries(full).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const origins = (held.sluiceSharedOrigins ??= new Map());
+  let origin = origins.get(key);
+  if (!origin) {
+    origin = startOrigin({ env: full }).then((started) => {
+      mkdirSync(sharedDir(), { recursive: true });
+      writeFileSync(join(sharedDir(), String(started.process.pid)), started.dataDir);
+      return started;
+    });
+    origins.set(key, origin);
+  }
+  return { ...(await origin), stop: async () => {} };
 }
 
 /** Where each shared origin is noted (pid, data dir) for the run's teardown. */

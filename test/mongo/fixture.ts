@@ -1,7 +1,8 @@
 import type { Document } from 'mongodb';
 import { expect } from 'vitest';
 import { type TestMongo, startMongo } from '../harness/mongo.ts';
-import { type Origin, startOrigin } from '../harness/origin.ts';
+import type { Origin } from '../harness/origin.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 import { unique } from '../harness/unique.ts';
 
 /** Shared by the document-query tests: an emulated MongoDB server, an origin, and a mongodb connection to it. */
@@ -20,7 +21,7 @@ export interface MongoEnv {
 
 export async function startMongoEnv(env: Record<string, string> = {}): Promise<MongoEnv> {
   const mongo = await startMongo();
-  const origin = await startOrigin({ env: { TZ: ZONE, ...env } });
+  const origin = await sharedOrigin({ TZ: ZONE, ...env });
   const connection = unique('mongo');
   const key: Record<string, string> = env.SLUICE_API_KEY ? { 'x-api-key': env.SLUICE_API_KEY } : {};
   const res = await origin.call('POST', '/api/v1/connections', { name: connection, db: 'mongodb', host: mongo.host, port: mongo.port, database: 'test' }, key);

@@ -5,7 +5,8 @@ import postgres from 'postgres';
 import { expect } from 'vitest';
 import type { Dialect } from '../../origin/drivers/types.ts';
 import { MY, PG, duckdbExec, myExec, pgExec, sqliteExec } from '../api/connections-fixtures.ts';
-import { type Origin, startOrigin } from '../harness/origin.ts';
+import type { Origin } from '../harness/origin.ts';
+import { sharedOrigin } from '../harness/shared-origin.ts';
 import { unique } from '../harness/unique.ts';
 
 /**
@@ -20,8 +21,9 @@ export const DRIVERS: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite'];
 /** Set explicitly, so expectations never depend on the runner's own TZ. */
 export const ZONE = 'Europe/Paris';
 
+/** The origin with `env` (TZ=Europe/Paris), shared by the files of a project without isolation (harness/shared-origin.ts). */
 export function startQueryOrigin(env: Record<string, string> = {}): Promise<Origin> {
-  return startOrigin({ env: { TZ: ZONE, ...env } });
+  return sharedOrigin({ TZ: ZONE, ...env });
 }
 
 export interface TestDb {
