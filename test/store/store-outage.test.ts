@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, apiKey, asAdmin, expectStatus, scopedKey } from '../access/fixtures.ts';
 import { type Origin, logsCaughtUp, startOrigin } from '../harness/origin.ts';
+import { waitForLog } from '../harness/edge.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
 import { type StoreLink, openStoreLink } from '../harness/store-link.ts';
 import { unique } from '../harness/unique.ts';
@@ -72,6 +73,9 @@ describe('the PostgreSQL store down, then back', () => {
   it('down: 503 store_unavailable with Retry-After for every caller, one line logged, no stack', async () => {
     const before = origin.logs.length;
     await link.cut();
+    // Until the origin has seen its listener's connection go, it may still trust the keys it holds (a loaded machine
+    // can deliver the reset after the next request); once its first reconnect fails, it says so and reads the store.
+    await waitForLog(origin.logs, 'access directory listener down');
     for (let round = 0; round < 3; round++) {
       // In turn: the first request to reach the store finds it gone.
       const [run, unknown, list] = await callsInTurn();
