@@ -51,6 +51,7 @@ beforeAll(async () => {
     collection: `col-${s}`,
     publish: true,
   });
+  await made(source, '/api/v1/queries', { name: `q_${s}_draft`, sql: 'SELECT 1 AS one', connection_name: 'examples', publish: false });
   await made(source, '/api/v1/roles', { name: `role_${s}`, collections: [`col-${s}`] });
   keySecret = (await made(source, '/api/v1/api-keys', { name: `key_${s}`, role: `role_${s}` })).secret;
   await made(source, '/api/v1/exports', { name: `exp_${s}`, query: `q_${s}`, format: 'csv', destination: `dest_${s}`, params: { after: 0 } });
@@ -117,6 +118,8 @@ describe('the round trip', () => {
     expect((await auditEntries(target)).length).toBe(before);
     expect(await auditIntact(target)).toBe(true);
 
+    // The draft came over as a draft.
+    expect((await admin(target, 'GET', `/api/v1/queries/q_${s}_draft`)).body.published_version).toBe(null);
     // The key made from the exported hash takes the source's secret.
     const rows = await target.call('GET', `/q/q_${s}?after=1`, undefined, { 'x-api-key': keySecret });
     expect(rows.status, JSON.stringify(rows.body)).toBe(200);
@@ -139,7 +142,7 @@ describe('a drift check on the server the file came from', () => {
     const run = await sluice(at(source, 'config', 'diff', exported), withKey);
     expect(run.code, shown(run)).toBe(0);
     expect(run.stdout).toMatch(/^Plan: 0 to create, 0 to change, 0 to delete, \d+ to manage\.$/m);
-    expect(run.stdout).toContain(`queries:\n  = q_${s}`);
+    expect(run.stdout).toContain(`queries:\n  = q_${s} (unchanged; becomes managed)\n  = q_${s}_draft (unchanged; becomes managed)`);
   });
 });
 

@@ -66,7 +66,8 @@ const destinationEntry = destination.createFields.extend({ password: passwordRef
  * A query's definition fields keep the API's checks (apply reports them per
  * field); their types are stated here so that an editor validating against
  * the published JSON Schema knows them. Made or changed by a file, a query
- * is published, so there is no `publish`.
+ * is published, so there is no `publish`; `published: false` states a draft
+ * (a query never published), which applying keeps unpublished.
  */
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -81,6 +82,7 @@ const queryEntry = query.createFields.omit({ publish: true }).extend({
   connection_name: z.string().nullable().optional(),
   tags: z.array(z.string()).nullable().optional(),
   cache_ttl: z.number().int().nullable().optional(),
+  published: z.literal(false).optional().describe('false: a draft, never published; applying keeps it unpublished (a published query cannot be made a draft again)'),
 });
 
 const roleEntry = role.createRoleFields;

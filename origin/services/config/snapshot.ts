@@ -84,7 +84,7 @@ async function destinationEntries(db: StoreDb, workspace: string): Promise<Entry
   }));
 }
 
-/** A query's published definition (else its newest version's, which applying publishes). */
+/** A query's published definition, else (a draft) its newest version's, marked `published: false`. */
 async function queryEntries(db: StoreDb, workspace: string, examples: boolean): Promise<Entry[]> {
   const rows = (await db.select().from(queries).where(eq(queries.workspace, workspace))).filter((row) => examples || !row.example);
   const entries: Entry[] = [];
@@ -107,6 +107,7 @@ async function queryEntries(db: StoreDb, workspace: string, examples: boolean): 
         { parameters: version.parameters, connection_name: version.connectionName, tags: version.tags, cache_ttl: version.cacheTtl },
         { parameters: {}, tags: [] },
       ),
+      ...(row.publishedVersion === null ? { published: false } : {}),
     });
   }
   return entries;

@@ -1,5 +1,6 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { diffFields } from '../../../audit/diff.ts';
+import { badRequest } from '../../../errors.ts';
 import { type QueryRow, type QueryVersionRow, queries, queryVersions } from '../../../store/schema/index.ts';
 import { addVersion } from '../../queries/add-version.ts';
 import { createQuery } from '../../queries/create.ts';
@@ -62,13 +63,22 @@ const wanted = (entry: QueryEntry): Definition => ({
   cache_ttl: entry.cache_ttl ?? null,
 });
 
+/** Whether the entry states a draft (`published: false`): a query never published. */
+const isDraft = (entry: QueryEntry): boolean => entry.published === false;
+
 /** The version body the verbs take: every definition field given, so nothing is carried over from an older version. */
 function versionInput(entry: QueryEntry): VersionFields {
-  const { name: _name, collection: _collection, ...fields } = entry;
+  const { name: _name, collection: _collection, published: _published, ...fields } = entry;
   const { mongo_collection, mongo_filter, mongo_projection, mongo_sort, ...definition } = wanted(entry);
   // The other type's fields are left out rather than sent as null, which the verbs would refuse as not applying.
   const mongo = definition.query_type === 'mongo' ? { mongo_collection, mongo_filter, mongo_projection, mongo_sort } : {};
-  return { ...fields, ...definition, ...mongo, publish: true };
+  return { ...fields, ...definition, ...mongo, publish: !isDraft(entry) };
+}
+
+/** What the create verbs take: the entry as the API's body, published unless it is a draft. */
+function createInput(entry: QueryEntry) {
+  const { published: _published, ...fields } = entry;
+  return { ...fields, publish: !isDraft(entry) };
 }
 
 /** Whether two definitions are the same, `cache_ttl` aside unless `withTtl`; none is never the same. */
@@ -87,8 +97,10 @@ const refusedFields = (entry: QueryEntry): boolean =>
  * collection. A changed definition is a new published version (or the
  * publication of the newest version when that one already is it); a change
  * of `cache_ttl` alone retunes the published version in place, and of the
- * collection alone moves the query: neither is a new version. New queries
- * are made together (`createQueries`), a batch at a time.
+ * collection alone moves the query: neither is a new version. A draft
+ * entry (`published: false`) is the newest version of a query never
+ * published: a changed definition is a new draft version. New queries are
+ * made together (`createQueries`), a batch at a time.
  */
 export const queriesSection: Section<QueryEntry> = {
   kind: 'queries',
@@ -111,12 +123,13 @@ export const queriesSection: Section<QueryEntry> = {
     return (entry) => {
       const current = rows.get(entry.name);
       if (!current) return 'absent';
-      const published = versions.get(current.id)?.find((v) => v.version === current.publishedVersion);
+      const held = versions.get(current.id);
+      const compared = isDraft(entry) ? (current.publishedVersion === null ? held?.at(-1) : undefined) : held?.find((v) => v.version === current.publishedVersion);
       const unchanged =
         current.workspace === ctx.workspace &&
-        published !== undefined &&
+        compared !== undefined &&
         !refusedFields(entry) &&
-        same(stored(published), wanted(entry), { withTtl: true }) &&
+        same(stored(compared), wanted(entry), { withTtl: true }) &&
         (entry.collection ?? null) === current.collection;
       return unchanged ? 'unchanged' : undefined;
     };
@@ -125,7 +138,7 @@ export const queriesSection: Section<QueryEntry> = {
   async upsert(deps, ctx, entry, _path, known) {
     const [current] = known === 'absent' ? [] : await deps.store.db.select().from(queries).where(eq(queries.name, entry.name));
     if (!current) {
-      await createQuery(deps, ctx.actor, { ...entry, publish: true }, ctx.workspace, { read: false });
+      await createQuery(deps, ctx.actor, createInput(entry), ctx.workspace, { read: false });
       return recordCreate(ctx, 'queries', entry.name);
     }
     assertInWorkspace(ctx, 'queries', entry.name, current.workspace);
@@ -136,7 +149,18 @@ export const queriesSection: Section<QueryEntry> = {
     const before = published ? stored(published) : null;
     const fields: Record<string, FieldChange> = {};
 
-    if (refusedFields(entry) || !published || !same(before, target, { withTtl: false })) {
+    if (isDraft(entry)) {
+      if (published) {
+        throw badRequest(`query "${entry.name}" is published: a file cannot make it a draft again`, {
+          errors: { published: 'the query is published on this server: remove `published: false`, or delete the query first' },
+        });
+      }
+      const drafted = newest ? stored(newest) : null;
+      if (refusedFields(entry) || !same(drafted, target, { withTtl: true })) {
+        Object.assign(fields, diffFields({ ...drafted }, { ...target }));
+        fields.version = { from: newest?.version ?? null, to: (await addVersion(deps, ctx.actor, entry.name, versionInput(entry), { workspace: ctx.workspace })).version };
+      }
+    } else if (refusedFields(entry) || !published || !same(before, target, { withTtl: false })) {
       Object.assign(fields, diffFields({ ...before }, { ...target }));
       const draft = newest && newest.version !== current.publishedVersion && !refusedFields(entry) && same(stored(newest), target, { withTtl: true }) ? newest : null;
       const version = draft
@@ -157,7 +181,7 @@ export const queriesSection: Section<QueryEntry> = {
   },
 
   async createAll(deps, ctx, batch, between) {
-    const refused = await createQueries(deps, ctx.actor, batch.map(({ entry }) => ({ ...entry, publish: true })), ctx.workspace, { between });
+    const refused = await createQueries(deps, ctx.actor, batch.map(({ entry }) => createInput(entry)), ctx.workspace, { between });
     const problems: ConfigProblem[] = [];
     for (const [i, { entry, path }] of batch.entries()) {
       const refusal = refused.get(i);
