@@ -180,6 +180,7 @@ describe('transactions', () => {
 
   it('a create that fails after writing its audit entry leaves neither the row nor the entry', async () => {
     const dir = await tempDir();
+    await cp(templateDir(), dir.dir, { recursive: true });
     const store = await openStore({ dataDir: dir.dir });
     const drops: string[] = [];
     const deps = (s: Store): AppDeps => ({

@@ -37,7 +37,7 @@ beforeAll(async () => {
   [a, b, solo] = await Promise.all([
     startOrigin({ template: false, dataDir: await mkdtemp(join(dir, 'a-')), env }),
     startOrigin({ template: false, dataDir: await mkdtemp(join(dir, 'b-')), env }),
-    startOrigin({ template: false, dataDir: await mkdtemp(join(dir, 'solo-')), env: { SLUICE_EXAMPLES: '0', SLUICE_API_KEY: ADMIN_KEY } }),
+    startOrigin({ env: { SLUICE_EXAMPLES: '0', SLUICE_API_KEY: ADMIN_KEY } }),
   ]);
   for (const origin of [a, solo]) {
     const res = await call(origin, 'POST', '/api/v1/connections', { name: CONNECTION, db: 'duckdb' });

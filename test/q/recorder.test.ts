@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
@@ -10,6 +10,7 @@ import { resolveRunnable } from '../../origin/services/queries/resolve.ts';
 import { type Store, type StoreDb, openStore } from '../../origin/store/open.ts';
 import { queries, queryVersions, runs } from '../../origin/store/schema/index.ts';
 import { emptyGrants } from '../../shared/access/grants.ts';
+import { templateDir } from '../harness/origin.ts';
 
 /** Units on an embedded store: the history recorder's batching, trimming and shutdown, and who may run which version. */
 
@@ -20,6 +21,8 @@ const DAY = 86_400_000;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sluice-recorder-'));
+  // A copy of the run's migrated store: a new one is seconds of initdb.
+  await cp(templateDir(), dir, { recursive: true });
   store = await openStore({ dataDir: dir });
 });
 
