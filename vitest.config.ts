@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { DurationSequencer } from './test/harness/sequencer.ts';
 
 /** Pure unit files: no origin, no server, nothing global changed for good; they share workers (no isolation). */
 const UNIT = ['test/unit/**/*.test.ts'];
@@ -54,6 +55,8 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: more workers only queue on the databases and slow each other.
     maxWorkers: 2,
+    // The longest files first, also in a checkout that has not run them yet (test/durations.json).
+    sequence: { sequencer: DurationSequencer },
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT, pool: 'threads', isolate: false } },
       { extends: true, test: { name: 'origin', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT, ...SHARED_ORIGIN] } },
