@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { launch, signIn, watchedPage } from './browser.ts';
+import { launch, settle, signIn, watchedPage } from './browser.ts';
 
 const ADMIN_KEY = 'console-sign-in-admin-key-0001';
 let origin: Origin;
@@ -41,6 +41,8 @@ describe('console sign-in', () => {
   it('keeps the key in sessionStorage only, never the URL or localStorage, and forgets it on sign-out', async () => {
     const { page, problems } = await watchedPage(browser);
     await signIn(page, origin.url, ADMIN_KEY);
+    // The home screen drawn first: a reload or sign-out would otherwise abort its requests, which is no failure of the server.
+    await settle(page);
     expect(await page.getByTestId('who').textContent()).toContain('(admin key)');
     const stored = await page.evaluate(() => ({ session: Object.values(sessionStorage), local: Object.values(localStorage), url: location.href }));
     expect(stored.session).toContain(ADMIN_KEY);
@@ -48,6 +50,7 @@ describe('console sign-in', () => {
     expect(stored.url).not.toContain(ADMIN_KEY);
     // A reload keeps the tab signed in.
     await page.reload();
+    await settle(page);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('Signed out.').waitFor();
     expect(await page.evaluate(() => Object.values(sessionStorage).join())).not.toContain(ADMIN_KEY);
