@@ -19,15 +19,16 @@ const RECORDED: Record<string, number> = JSON.parse(readFileSync(new URL('../dur
  */
 export class DurationSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const key = (spec: TestSpecification) => `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
-    const seconds = (spec: TestSpecification) => {
-      const own = this.ctx.cache.getFileTestResults(key(spec))?.duration;
-      return own === undefined ? (RECORDED[key(spec)] ?? 0) : own / 1000;
-    };
+    const seconds = new Map<TestSpecification, number>();
+    for (const spec of files) {
+      const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
+      const own = this.ctx.cache.getFileTestResults(key)?.duration;
+      seconds.set(spec, own === undefined ? (RECORDED[key] ?? 0) : own / 1000);
+    }
     return [...files].sort((a, b) => {
       if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
       if (a.project.config.isolate !== b.project.config.isolate) return a.project.config.isolate ? -1 : 1;
-      return seconds(b) - seconds(a);
+      return seconds.get(b)! - seconds.get(a)!;
     });
   }
 }
