@@ -223,8 +223,18 @@ class PgStatement implements StatementSource {
     this.converts = types.map((t) => t.convert);
     const columns = described.map((c, i) => ({ name: c.name, dbType: types[i].name, kind: types[i].kind }));
     if (result.done) this.exhausted = true;
-    else this.first = this.convert(result.value);
+    else this.first = this.batch(result.value);
     return columns;
+  }
+
+  /**
+   * A batch shorter than the cursor's is the portal's last: the server
+   * suspends a portal only on a full one. Known here, the rows end without
+   * waiting for the Sync's answer, a round trip the reset then queues behind.
+   */
+  private batch(rows: unknown[][]): Value[][] {
+    if (rows.length < Math.max(1, this.request.batchSize)) this.exhausted = true;
+    return this.convert(rows);
   }
 
   private send(): AsyncIterator<unknown[][]> {
@@ -246,7 +256,7 @@ class PgStatement implements StatementSource {
       this.exhausted = true;
       return null;
     }
-    return this.convert(result.value);
+    return this.batch(result.value);
   }
 
   private convert(rows: unknown[][]): Value[][] {
