@@ -23,6 +23,7 @@ let readers: Origin;
 let writers: Origin;
 let folder: Awaited<ReturnType<typeof tempDir>>;
 const dbs: TestDb[] = [];
+const pg = () => dbs[0]!;
 const role = unique('sluice_reset_role');
 const linkDb = unique('sluice_reset_link');
 /** Connection names on each origin, by database type. */
@@ -55,6 +56,9 @@ beforeAll(async () => {
     'CREATE FUNCTION reset_lock(k bigint) RETURNS boolean LANGUAGE sql AS $$ SELECT pg_try_advisory_lock(k) $$',
     'CREATE FUNCTION reset_lock_shared(k bigint) RETURNS boolean LANGUAGE sql AS $$ SELECT pg_try_advisory_lock_shared(k) $$',
     'CREATE FUNCTION reset_lo(b bytea) RETURNS oid LANGUAGE sql AS $$ SELECT lo_from_bytea(0, b) $$',
+    "CREATE FUNCTION reset_prepare() RETURNS int LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'PREPARE leak AS SELECT 42'; RETURN 1; END $$",
+    'CREATE TABLE shapes (id int PRIMARY KEY, a text)',
+    "INSERT INTO shapes VALUES (1, 'one')",
   );
   await my.exec("CREATE FUNCTION reset_get_lock(n VARCHAR(64)) RETURNS INT NOT DETERMINISTIC RETURN GET_LOCK(n, 0)");
   for (const db of [duck, writersDuck]) await db.exec('CREATE TABLE items AS SELECT 1 AS id');
@@ -156,6 +160,29 @@ describe('postgres', () => {
     expect(res.status).toBe(200);
     expect((await res.text()).trim().split(/\r?\n/)).toHaveLength(4);
     await eventually(() => psql("select count(*) from pg_locks where locktype = 'advisory' and objid = 424204") === '0');
+  });
+
+  it('a statement a function PREPAREs is gone for the next caller: the session it was made on is not reused', async () => {
+    const made = row(await read('postgres', 'select reset_prepare() as made, pg_backend_pid() as pid'));
+    expect(made.made).toBe(1);
+    const after = await state();
+    expect(after.pid).not.toBe(made.pid);
+    expect(row(await read('postgres', 'select count(*)::int as n from pg_prepared_statements where from_sql')).n).toBe(0);
+  });
+
+  it('a statement with parameters is prepared once and kept by the reset; a table changed under it is re-planned, not an error', async () => {
+    const lookup = (id: number) =>
+      readers.call('POST', '/execute_sql', { sql: 'select * from shapes where id = :id', params: { id }, connection_name: on.readers.postgres }, { 'x-api-key': readerKey });
+    const first = await lookup(1);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toEqual([{ id: 1, a: 'one' }]);
+    const ours = row(await read('postgres', 'select count(*)::int as n, pg_backend_pid() as pid from pg_prepared_statements where not from_sql'));
+    expect(ours.n).toBeGreaterThan(0);
+    await pg().exec('ALTER TABLE shapes ADD COLUMN b int DEFAULT 7');
+    const changed = await lookup(1);
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toEqual([{ id: 1, a: 'one', b: 7 }]);
+    expect((await state()).pid).toBe(ours.pid);
   });
 
   it('random() is not left seeded by another caller', async () => {

@@ -10,7 +10,13 @@ import { PooledDriver, type SessionSource } from '../pooled.ts';
 import type { ColumnMeta, ConnectionSettings, DriverEnv, LineFormat, LineStream, RowCursor, RunRequest } from '../types.ts';
 
 /** One session is one postgres.js instance holding a single connection. */
-export type PgSession = PgResetSession;
+export interface PgSession extends PgResetSession {
+  /** The texts of the statements prepared on it (`send`). */
+  prepared: Set<string>;
+}
+
+/** Statements one session keeps prepared: ad-hoc SQL could otherwise grow the server's memory and postgres.js's without end. */
+const PREPARED_PER_SESSION = 64;
 
 type ValuesQuery = postgres.PendingValuesQuery<postgres.Row[]> & {
   statement?: { columns?: { type: number; name: string }[] | null };
@@ -60,7 +66,8 @@ export class PostgresDriver extends PooledDriver<PgSession, postgres.Sql> {
       password: settings.password ?? undefined,
       database: database ?? settings.database ?? undefined,
       max: 1,
-      prepare: false,
+      // Allowed here so that a statement may ask for it: every `unsafe` call is unprepared unless it says otherwise (PgStatement.send).
+      prepare: true,
       fetch_types: false,
       connect_timeout: Number(options.connect_timeout ?? 10),
       ssl: sslOption(options),
@@ -79,7 +86,7 @@ export class PostgresDriver extends PooledDriver<PgSession, postgres.Sql> {
     });
     // Every value arrives as the server's text; pg-types.ts converts it exactly.
     for (const oid of Object.keys(sql.options.parsers)) delete sql.options.parsers[Number(oid)];
-    const session: PgSession = { sql, dblink: null };
+    const session: PgSession = { sql, dblink: null, prepared: new Set() };
     try {
       const [[dblink]] = (await sql.unsafe(`select ${DBLINK_SCHEMA}`).values()) as unknown as [[string | null]];
       session.dblink = dblink;
@@ -163,6 +170,12 @@ export class PostgresDriver extends PooledDriver<PgSession, postgres.Sql> {
   }
 }
 
+/** A prepared statement the server no longer has, or whose result a table's change altered: postgres.js drops it, a new run prepares it again. */
+function isStalePlan(error: unknown): boolean {
+  const { code, routine } = error as { code?: string; routine?: string };
+  return (code === '0A000' && routine === 'RevalidateCachedQuery') || (code === '26000' && routine === 'FetchPreparedStatement');
+}
+
 function isStatementTimeout(error: unknown): boolean {
   return (error as { code?: string }).code === '57014' && /statement timeout/.test((error as Error).message);
 }
@@ -188,6 +201,8 @@ class PgStatement implements StatementSource {
   private exhausted = false;
   /** The BEGIN failed: the session is not handed out again. */
   private broken = false;
+  /** The statement runs as one this session prepared. */
+  private prepared = false;
 
   constructor(
     private readonly driver: PostgresDriver,
@@ -197,6 +212,27 @@ class PgStatement implements StatementSource {
   ) {}
 
   async start(cancelled: AbortSignal): Promise<ColumnMeta[]> {
+    let result: IteratorResult<unknown[][]>;
+    try {
+      result = await this.begin(cancelled);
+    } catch (error) {
+      if (!this.prepared || !isStalePlan(error)) throw error;
+      // A table changed under a statement this session prepared: its transaction is aborted, the statement re-planned once.
+      await this.session.sql.unsafe('ROLLBACK').simple();
+      this.session.prepared.delete(this.request.text);
+      result = await this.begin(cancelled);
+    }
+    const described = this.query!.statement?.columns ?? [];
+    const types = this.driver.typesOf(described.map((c) => c.type));
+    this.converts = types.map((t) => t.convert);
+    const columns = described.map((c, i) => ({ name: c.name, dbType: types[i].name, kind: types[i].kind }));
+    if (result.done) this.exhausted = true;
+    else this.first = this.batch(result.value);
+    return columns;
+  }
+
+  /** BEGIN, then the statement; its first batch. */
+  private async begin(cancelled: AbortSignal): Promise<IteratorResult<unknown[][]>> {
     const { sql } = this.session;
     const { timeoutMs } = this.request;
     const limit = timeoutMs > 0 ? `; SET LOCAL statement_timeout = ${Math.ceil(timeoutMs)}` : '';
@@ -205,7 +241,7 @@ class PgStatement implements StatementSource {
     let first: Promise<IteratorResult<unknown[][]>>;
     if (this.readOnly && this.driver.sessionsReadOnly) {
       begin.execute();
-      first = this.send().next();
+      first = this.send(true).next();
       // Read whatever the statement answers, so that a failed BEGIN's error is the one thrown.
       first.catch(() => {});
       await begin.catch((error: unknown) => {
@@ -215,16 +251,9 @@ class PgStatement implements StatementSource {
     } else {
       await begin;
       cancelled.throwIfAborted();
-      first = this.send().next();
+      first = this.send(false).next();
     }
-    const result = await first;
-    const described = this.query!.statement?.columns ?? [];
-    const types = this.driver.typesOf(described.map((c) => c.type));
-    this.converts = types.map((t) => t.convert);
-    const columns = described.map((c, i) => ({ name: c.name, dbType: types[i].name, kind: types[i].kind }));
-    if (result.done) this.exhausted = true;
-    else this.first = this.batch(result.value);
-    return columns;
+    return first;
   }
 
   /**
@@ -237,9 +266,19 @@ class PgStatement implements StatementSource {
     return this.convert(rows);
   }
 
-  private send(): AsyncIterator<unknown[][]> {
+  /**
+   * Sends the statement. With parameters, on a session read-only by default,
+   * it is prepared once per session and text (up to PREPARED_PER_SESSION
+   * texts): unprepared, postgres.js describes such a statement in a round
+   * trip of its own before every run. The reset keeps these (reset.ts).
+   */
+  private send(mayPrepare: boolean): AsyncIterator<unknown[][]> {
+    const { text } = this.request;
     const values = this.request.values as postgres.ParameterOrJSON<never>[];
-    this.query = this.session.sql.unsafe(this.request.text, values, { prepare: false }).values() as ValuesQuery;
+    const { prepared } = this.session;
+    this.prepared = mayPrepare && values.length > 0 && (prepared.has(text) || prepared.size < PREPARED_PER_SESSION);
+    if (this.prepared) prepared.add(text);
+    this.query = this.session.sql.unsafe(text, values, { prepare: this.prepared }).values() as ValuesQuery;
     this.iterator = this.query.cursor(Math.max(1, this.request.batchSize))[Symbol.asyncIterator]() as AsyncIterator<unknown[][]>;
     return this.iterator;
   }

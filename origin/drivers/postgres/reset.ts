@@ -11,10 +11,12 @@ import type postgres from 'postgres';
  * A read only ever ends in ROLLBACK, which undoes the settings it changed
  * (search_path, role, session_authorization: set_config(…, false) too), its
  * large objects, LISTEN, cursors and temporary objects. What a rollback
- * leaves is reset after every statement: prepared statements (a function may
- * PREPARE through EXECUTE), session advisory locks, random()'s seed, and
- * dblink's connections. A write commits first, so everything DISCARD ALL
- * resets is reset as well.
+ * leaves is reset after every statement: session advisory locks, random()'s
+ * seed, and dblink's connections. A statement prepared through SQL (a
+ * function may PREPARE through EXECUTE) is not deallocated but ends the
+ * session: DEALLOCATE ALL would also drop the statements the driver
+ * prepared through the protocol, which no caller's SQL can make or name. A
+ * write commits first, so everything DISCARD ALL resets is reset as well.
  *
  * Whether the database has dblink is read as the session opens and after
  * each write (which may have created it), not after every read: a lookup in
@@ -31,7 +33,6 @@ export interface PgResetSession {
 /** The quoted schema of the dblink extension, or null. */
 export const DBLINK_SCHEMA = `(SELECT e.extnamespace::pg_catalog.regnamespace::pg_catalog.text FROM pg_catalog.pg_extension e WHERE e.extname = 'dblink')`;
 
-const AFTER_READ = 'DEALLOCATE ALL';
 const AFTER_WRITE =
   'SET SESSION AUTHORIZATION DEFAULT; RESET ALL; CLOSE ALL; DEALLOCATE ALL; UNLISTEN *; DISCARD TEMP; DISCARD SEQUENCES';
 
@@ -53,7 +54,8 @@ function seed(): string {
 
 /** Qualified names: no function a caller created on the search path can stand in for these. */
 function lastSelect(wrote: boolean): string {
-  return `SELECT pg_catalog.pg_advisory_unlock_all(), pg_catalog.setseed(${seed()})${wrote ? `, ${DBLINK_SCHEMA} AS dblink` : ''}`;
+  const after = wrote ? `${DBLINK_SCHEMA} AS dblink` : `(SELECT pg_catalog.count(*) FROM pg_catalog.pg_prepared_statements WHERE from_sql) AS sql_prepared`;
+  return `SELECT pg_catalog.pg_advisory_unlock_all(), pg_catalog.setseed(${seed()}), ${after}`;
 }
 
 /** Closes every dblink connection, named or not; `schema` is the extension's, already quoted. */
@@ -74,9 +76,12 @@ END$$`;
 export async function endTransaction(session: PgResetSession, options: { commit: boolean; wrote: boolean }): Promise<void> {
   const { sql } = session;
   const end = options.commit ? 'COMMIT' : 'ROLLBACK';
-  const results = (await sql.unsafe(`${end}; ${options.wrote ? AFTER_WRITE : AFTER_READ}; ${lastSelect(options.wrote)}`).simple()) as unknown as {
+  const results = (await sql.unsafe(`${end}; ${options.wrote ? `${AFTER_WRITE}; ` : ''}${lastSelect(options.wrote)}`).simple()) as unknown as {
     dblink?: string | null;
+    sql_prepared?: string;
   }[][];
-  if (options.wrote) session.dblink = results[results.length - 1]?.[0]?.dblink ?? null;
+  const last = results[results.length - 1]?.[0];
+  if (options.wrote) session.dblink = last?.dblink ?? null;
+  else if (last?.sql_prepared !== '0') throw new Error('a statement prepared through SQL is left: the session is not reused');
   if (session.dblink) await sql.unsafe(dropDblinks(session.dblink)).simple();
 }
