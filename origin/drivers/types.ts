@@ -59,6 +59,8 @@ export interface RunRequest {
   signal: AbortSignal;
   /** Rows per yielded batch. */
   batchSize: number;
+  /** The most rows the statement can return (its page folded into it as a LIMIT), when known: a driver may read them in one go. */
+  rowsAtMost?: number;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface PlannedStatement {
   take: number | null;
   /** Read one row past `take` to learn whether more exist; false when the window proves none do. */
   probe: boolean;
+  /** The most rows the statement can return, when its window was rewritten to the page; null otherwise. */
+  rowsAtMost: number | null;
 }
 
 /** Statements whose trailing LIMIT/OFFSET applies to the rows they return. */
@@ -56,7 +58,7 @@ export function plan(
   const offset = own?.offset ? windowValue(own.offset, params) : 0;
   const markers = markerEdits(tokens);
 
-  if (!paging) return { ...render(sql, markers, dialect, params), skip: 0, take: null, probe: false };
+  if (!paging) return { ...render(sql, markers, dialect, params), skip: 0, take: null, probe: false, rowsAtMost: null };
   const start = (paging.page - 1) * paging.pageSize;
   const rewritable =
     paging.countBeyond === undefined &&
@@ -66,7 +68,7 @@ export function plan(
     isPlainRead(statement, dialect);
   if (!rewritable) {
     // The database applies the statement's own window; the engine pages the cursor.
-    return { ...render(sql, markers, dialect, params), skip: start, take: paging.pageSize, probe: true };
+    return { ...render(sql, markers, dialect, params), skip: start, take: paging.pageSize, probe: true, rowsAtMost: null };
   }
 
   const page = pageWindow(limit, offset, start, paging.pageSize);
@@ -80,7 +82,7 @@ export function plan(
     const end = statement[statement.length - 1].end;
     edits = [...markers, { start: end, end, text: ` ${page.clause}` }];
   }
-  return { ...render(sql, edits, dialect, params), skip: 0, take: page.take, probe: page.probe };
+  return { ...render(sql, edits, dialect, params), skip: 0, take: page.take, probe: page.probe, rowsAtMost: page.take + (page.probe ? 1 : 0) };
 }
 
 /**

@@ -278,8 +278,21 @@ class PgStatement implements StatementSource {
     const { prepared } = this.session;
     this.prepared = mayPrepare && values.length > 0 && (prepared.has(text) || prepared.size < PREPARED_PER_SESSION);
     if (this.prepared) prepared.add(text);
-    this.query = this.session.sql.unsafe(text, values, { prepare: this.prepared }).values() as ValuesQuery;
-    this.iterator = this.query.cursor(Math.max(1, this.request.batchSize))[Symbol.asyncIterator]() as AsyncIterator<unknown[][]>;
+    const query = this.session.sql.unsafe(text, values, { prepare: this.prepared }).values() as ValuesQuery;
+    this.query = query;
+    const { rowsAtMost, batchSize } = this.request;
+    if (rowsAtMost !== undefined && rowsAtMost <= batchSize) {
+      // A page folded into the statement fits one batch: read whole, its Sync goes with it instead of a round trip after.
+      let sent = false;
+      return {
+        next: async () => {
+          if (sent) return { done: true, value: undefined };
+          sent = true;
+          return { done: false, value: (await query) as unknown as unknown[][] };
+        },
+      };
+    }
+    this.iterator = query.cursor(Math.max(1, batchSize))[Symbol.asyncIterator]() as AsyncIterator<unknown[][]>;
     return this.iterator;
   }
 

@@ -116,6 +116,7 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
       timeoutMs: input.options.timeoutMs,
       signal: input.signal,
       batchSize: input.options.paging?.maxBytes === undefined ? BATCH_SIZE : BYTE_BOUNDED_BATCH_SIZE,
+      ...(planned.rowsAtMost === null ? {} : { rowsAtMost: planned.rowsAtMost }),
     };
     const opened = await open(driver, request);
     return {

@@ -6,7 +6,7 @@ import { plan } from '../../../origin/sql/index.ts';
 const page = (sql: string, p: number, size: number, dialect: Dialect = 'postgres', params: Record<string, unknown> = {}) =>
   plan(sql, dialect, params, { page: p, pageSize: size });
 
-const rewritten = (text: string, take: number, probe: boolean) => ({ text, values: [], skip: 0, take, probe });
+const rewritten = (text: string, take: number, probe: boolean) => ({ text, values: [], skip: 0, take, probe, rowsAtMost: take + (probe ? 1 : 0) });
 
 describe('the spec examples', () => {
   test('LIMIT 3 returns at most 3 rows whatever page_size is', () => {
@@ -55,6 +55,7 @@ describe('window forms', () => {
       skip: 4,
       take: 4,
       probe: true,
+      rowsAtMost: null,
     });
   });
 
@@ -152,6 +153,7 @@ describe('bound window numbers', () => {
       skip: 0,
       take: 2,
       probe: true,
+      rowsAtMost: 3,
     });
     expect(page(text, 1, 2, 'mysql', { n: 5, b: 'x' }).values).toEqual([5, 'x']);
   });
@@ -163,6 +165,7 @@ describe('bound window numbers', () => {
       skip: 0,
       take: null,
       probe: false,
+      rowsAtMost: null,
     });
     expect(plan(sql, 'sqlite', { n: 25, o: 5 }, null).text).toBe('SELECT * FROM t LIMIT ? OFFSET ?');
   });
@@ -173,7 +176,7 @@ describe('bound window numbers', () => {
 });
 
 describe('statements the engine pages client-side', () => {
-  const fallback = (text: string, skip: number, take: number) => ({ text, values: [], skip, take, probe: true });
+  const fallback = (text: string, skip: number, take: number) => ({ text, values: [], skip, take, probe: true, rowsAtMost: null });
 
   test.each([
     ['FOR UPDATE after the window', 'SELECT * FROM t LIMIT 25 FOR UPDATE'],
@@ -212,6 +215,7 @@ describe('statements the engine pages client-side', () => {
       skip: 0,
       take: 5,
       probe: true,
+      rowsAtMost: null,
     });
   });
 
@@ -224,7 +228,7 @@ describe('statements the engine pages client-side', () => {
 describe('without paging (streaming)', () => {
   test('the text is unchanged apart from binding', () => {
     for (const sql of ['SELECT * FROM t LIMIT 25', 'SELECT * FROM t', 'SHOW TABLES', 'SELECT * FROM t LIMIT 5, 10']) {
-      expect(plan(sql, 'mysql', {}, null)).toEqual({ text: sql, values: [], skip: 0, take: null, probe: false });
+      expect(plan(sql, 'mysql', {}, null)).toEqual({ text: sql, values: [], skip: 0, take: null, probe: false, rowsAtMost: null });
     }
   });
 });
