@@ -203,8 +203,6 @@ class PgStatement implements StatementSource {
   private broken = false;
   /** The statement runs as one this session prepared. */
   private prepared = false;
-  /** The reset, when it was sent right behind a statement read whole (`begin`). */
-  private ending: Promise<void> | null = null;
 
   constructor(
     private readonly driver: PostgresDriver,
@@ -220,9 +218,7 @@ class PgStatement implements StatementSource {
     } catch (error) {
       if (!this.prepared || !isStalePlan(error)) throw error;
       // A table changed under a statement this session prepared: its transaction is aborted, the statement re-planned once.
-      if (this.ending) await this.ending;
-      else await this.session.sql.unsafe('ROLLBACK').simple();
-      this.ending = null;
+      await this.session.sql.unsafe('ROLLBACK').simple();
       this.session.prepared.delete(this.request.text);
       result = await this.begin(cancelled);
     }
@@ -248,11 +244,6 @@ class PgStatement implements StatementSource {
       first = this.send(true).next();
       // Read whatever the statement answers, so that a failed BEGIN's error is the one thrown.
       first.catch(() => {});
-      if (!this.iterator) {
-        // Read whole, nothing more is asked of the statement: its reset goes in the same write, and ends the session's use once the answer is in.
-        this.ending = endTransaction(this.session, { commit: false, wrote: false });
-        this.ending.catch(() => {});
-      }
       await begin.catch((error: unknown) => {
         this.broken = true;
         throw error;
@@ -349,8 +340,7 @@ class PgStatement implements StatementSource {
   private async reset(outcome: Outcome, interrupted: boolean): Promise<boolean> {
     try {
       if (this.iterator && !this.exhausted) await this.iterator.return?.();
-      if (this.ending) await this.ending;
-      else if (this.begun) await endTransaction(this.session, { commit: !this.readOnly && outcome !== 'failed', wrote: !this.readOnly });
+      if (this.begun) await endTransaction(this.session, { commit: !this.readOnly && outcome !== 'failed', wrote: !this.readOnly });
     } catch {
       return false;
     }
