@@ -82,22 +82,24 @@ export function plan(
     const end = statement[statement.length - 1].end;
     edits = [...markers, { start: end, end, text: ` ${page.clause}` }];
   }
-  return { ...render(sql, edits, dialect, params), skip: 0, take: page.take, probe: page.probe, rowsAtMost: page.take + (page.probe ? 1 : 0) };
+  return { ...render(sql, edits, dialect, params), skip: 0, take: page.take, probe: page.probe, rowsAtMost: page.rows };
 }
 
 /**
  * Page `start / size` inside a window of `limit` rows (null: unbounded) from
- * `offset`. The probe row is asked for only when the window may hold more
- * rows than the page, so `LIMIT 3` never reads a fourth row.
+ * `offset`, as the clause asking for `rows` rows. The probe row is asked for
+ * only when the window may hold more rows than the page, so `LIMIT 3` never
+ * reads a fourth row.
  */
 function pageWindow(limit: number | null, offset: number, start: number, size: number) {
-  if (limit !== null && start >= limit) return { clause: 'LIMIT 0', take: 0, probe: false };
+  if (limit !== null && start >= limit) return { clause: 'LIMIT 0', take: 0, probe: false, rows: 0 };
   const take = limit === null ? size : Math.min(size, limit - start);
   const probe = limit === null || limit - start > size;
   // No `OFFSET 0`: DuckDB plans any OFFSET as a late materialization (a scan joined back to
   // the table), which turns a first page, or a one-row lookup, into a scan of the whole table.
   const skip = offset + start;
-  return { clause: `LIMIT ${take + (probe ? 1 : 0)}${skip > 0 ? ` OFFSET ${skip}` : ''}`, take, probe };
+  const rows = take + (probe ? 1 : 0);
+  return { clause: `LIMIT ${rows}${skip > 0 ? ` OFFSET ${skip}` : ''}`, take, probe, rows };
 }
 
 function isPlainRead(statement: Token[], dialect: Dialect): boolean {

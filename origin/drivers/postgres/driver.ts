@@ -231,7 +231,7 @@ class PgStatement implements StatementSource {
     return columns;
   }
 
-  /** BEGIN, then the statement; its first batch. */
+  /** BEGIN, then the statement; its first batch (all its rows when it is read whole). */
   private async begin(cancelled: AbortSignal): Promise<IteratorResult<unknown[][]>> {
     const { sql } = this.session;
     const { timeoutMs } = this.request;
@@ -241,7 +241,7 @@ class PgStatement implements StatementSource {
     let first: Promise<IteratorResult<unknown[][]>>;
     if (this.readOnly && this.driver.sessionsReadOnly) {
       begin.execute();
-      first = this.send(true).next();
+      first = this.send(true);
       // Read whatever the statement answers, so that a failed BEGIN's error is the one thrown.
       first.catch(() => {});
       await begin.catch((error: unknown) => {
@@ -251,7 +251,7 @@ class PgStatement implements StatementSource {
     } else {
       await begin;
       cancelled.throwIfAborted();
-      first = this.send(false).next();
+      first = this.send(false);
     }
     return first;
   }
@@ -267,12 +267,13 @@ class PgStatement implements StatementSource {
   }
 
   /**
-   * Sends the statement. With parameters, on a session read-only by default,
-   * it is prepared once per session and text (up to PREPARED_PER_SESSION
-   * texts): unprepared, postgres.js describes such a statement in a round
-   * trip of its own before every run. The reset keeps these (reset.ts).
+   * Sends the statement; answers its first batch. With parameters, on a
+   * session read-only by default, it is prepared once per session and text
+   * (up to PREPARED_PER_SESSION texts): unprepared, postgres.js describes
+   * such a statement in a round trip of its own before every run. The reset
+   * keeps these (reset.ts).
    */
-  private send(mayPrepare: boolean): AsyncIterator<unknown[][]> {
+  private send(mayPrepare: boolean): Promise<IteratorResult<unknown[][]>> {
     const { text } = this.request;
     const values = this.request.values as postgres.ParameterOrJSON<never>[];
     const { prepared } = this.session;
@@ -283,17 +284,11 @@ class PgStatement implements StatementSource {
     const { rowsAtMost, batchSize } = this.request;
     if (rowsAtMost !== undefined && rowsAtMost <= batchSize) {
       // A page folded into the statement fits one batch: read whole, its Sync goes with it instead of a round trip after.
-      let sent = false;
-      return {
-        next: async () => {
-          if (sent) return { done: true, value: undefined };
-          sent = true;
-          return { done: false, value: (await query) as unknown as unknown[][] };
-        },
-      };
+      this.exhausted = true;
+      return query.then((rows) => ({ done: false, value: rows as unknown as unknown[][] }));
     }
     this.iterator = query.cursor(Math.max(1, batchSize))[Symbol.asyncIterator]() as AsyncIterator<unknown[][]>;
-    return this.iterator;
+    return this.iterator.next();
   }
 
   async pull(): Promise<Value[][] | null> {
