@@ -195,12 +195,11 @@ describe('collection import', () => {
     expect(await productionState()).toEqual(before);
   });
 
-  it('checks every entry before writing: an unknown field and a bad definition are each named by path, nothing written', async () => {
+  it('checks every entry before writing: a bad version, an unknown field, a bad definition and a missing collection are named by path at once, nothing written', async () => {
     const fresh = `fresh ${tag}`;
     const file = await writeBundle('broken.yaml', {
       format: 'sluice-bundle',
-      format_version: 1,
-      collection: `broken-${tag}`,
+      format_version: 2,
       queries: [
         { name: fresh, sql: 'select 1 as one' },
         { name: `second ${tag}`, sql: 'select 1; select 2' },
@@ -211,11 +210,10 @@ describe('collection import', () => {
     const run = await sluice(importArgs(file), toProduction);
     expect(run.code, shown(run)).toBe(1);
     expect(run.stderr).toContain(`${file}: queries[2].colour: unknown field (an entry holds name, sql, description, tags, parameters, connection_name, cache_ttl)`);
-    const fixed = await writeBundle('broken.yaml', { ...parseYaml(await readFile(file, 'utf8')), queries: [{ name: fresh, sql: 'select 1 as one' }, { name: `second ${tag}`, sql: 'select 1; select 2' }] });
-    const second = await sluice(importArgs(fixed), toProduction);
-    expect(second.code, shown(second)).toBe(1);
-    expect(second.stderr).toContain(`${fixed}: queries[1].sql: must be exactly one statement, the text holds 2`);
-    expect(second.stderr).toContain(`Fix ${fixed} where named above and run the command again.`);
+    expect(run.stderr).toContain(`${file}: queries[1].sql: must be exactly one statement, the text holds 2`);
+    expect(run.stderr).toContain(`${file}: collection: the bundle names none`);
+    expect(run.stderr).toContain(`${file}: format_version: must be 1`);
+    expect(run.stderr).toContain(`Fix ${file} where named above and run the command again.`);
     expect(await productionState()).toEqual(before);
   });
 

@@ -61,24 +61,54 @@ export interface BundleSnapshot {
 const TOP_FIELDS = `a bundle holds ${Object.keys(bundleFile.shape).join(', ')}`;
 const ENTRY_FIELDS = `an entry holds ${Object.keys(bundleEntry.shape).join(', ')}`;
 
+/** The top level alone: each entry is read on its own, so one bad entry hides no other problem. */
+const bundleOutline = bundleFile.extend({ queries: z.array(z.unknown()) });
+
+/** A bundle as read: its well-formed entries, each at its index in the file, and every problem of its shape by path. */
+export interface ReadBundle {
+  collection: string | null;
+  entries: Array<{ at: string; entry: BundleEntry }>;
+  problems: Record<string, string>;
+}
+
 /**
- * A bundle from its parsed document, or 400 `invalid_request` whose `errors`
- * map every problem to its path in the file (`queries[2].colour: unknown
- * field`), all at once.
+ * A bundle from its parsed document: what its shape allows to be read, and
+ * every shape problem mapped to its path in the file (`queries[2].colour:
+ * unknown field`). The import adds the entries' own problems to these and
+ * reports them all at once.
  */
-export function readBundle(document: unknown): BundleFile {
-  const result = bundleFile.safeParse(document);
-  if (result.success) return result.data;
-  const errors: Record<string, string> = {};
-  for (const issue of result.error.issues) {
+export function readBundle(document: unknown): ReadBundle {
+  const problems: Record<string, string> = {};
+  const outline = bundleOutline.safeParse(document);
+  if (!outline.success) {
+    addIssues(problems, outline.error.issues, []);
+    const queries = (document as { queries?: unknown } | null)?.queries;
+    const collection = (document as { collection?: unknown } | null)?.collection;
+    return { collection: typeof collection === 'string' ? collection : null, entries: readEntries(Array.isArray(queries) ? queries : [], problems), problems };
+  }
+  return { collection: outline.data.collection ?? null, entries: readEntries(outline.data.queries, problems), problems };
+}
+
+function readEntries(queries: unknown[], problems: Record<string, string>): ReadBundle['entries'] {
+  const entries: ReadBundle['entries'] = [];
+  for (const [i, query] of queries.entries()) {
+    const read = bundleEntry.safeParse(query);
+    if (read.success) entries.push({ at: `queries[${i}]`, entry: read.data });
+    else addIssues(problems, read.error.issues, ['queries', i]);
+  }
+  return entries;
+}
+
+function addIssues(problems: Record<string, string>, issues: z.ZodError['issues'], under: PropertyKey[]): void {
+  for (const issue of issues) {
+    const path = [...under, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      const known = issue.path.length === 0 ? TOP_FIELDS : ENTRY_FIELDS;
-      for (const key of issue.keys) errors[problemPath([...issue.path, key])] ??= `unknown field (${known})`;
+      const known = path.length === 0 ? TOP_FIELDS : ENTRY_FIELDS;
+      for (const key of issue.keys) problems[problemPath([...path, key])] ??= `unknown field (${known})`;
     } else {
-      errors[problemPath(issue.path) || 'bundle'] ??= issue.message;
+      problems[problemPath(path) || 'bundle'] ??= issue.message;
     }
   }
-  throw badRequest(`Invalid bundle: ${Object.entries(errors).map(([path, problem]) => `${path}: ${problem}`).join('; ')}`, { errors });
 }
 
 /** The document of a bundle's text, JSON or YAML (JSON is YAML too, but its own parser names positions better). */

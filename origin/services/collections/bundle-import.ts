@@ -12,7 +12,7 @@ import { createQuery } from '../queries/create.ts';
 import { type Definition, checkDefinition } from '../queries/definition.ts';
 import { afterQueryChange } from '../queries/definition-cache.ts';
 import { type VersionFields, assertValidName, collectionNameProblem } from '../queries/fields.ts';
-import { type BundleEntry, type OnConflict, readBundle } from './bundle-file.ts';
+import { type BundleEntry, type OnConflict, type ReadBundle, readBundle } from './bundle-file.ts';
 
 export interface ImportOptions {
   /** What to do with an entry whose name a query already has (default `fail`). */
@@ -63,18 +63,15 @@ interface Planned {
  * `config_managed` when that is the only problem).
  */
 export async function importBundle(deps: AppDeps, actor: Caller, document: unknown, options: ImportOptions = {}): Promise<ImportReport> {
-  const file = readBundle(document);
+  const bundle = readBundle(document);
   const workspace = options.workspace ?? 'default';
   const onConflict = options.onConflict ?? 'fail';
-  const collection = options.collection ?? file.collection ?? null;
-  if (collection === null) {
-    throw new SluiceError('invalid_request', 'The bundle names no collection: give one to file its queries in', {
-      errors: { collection: 'the bundle names none: pass the collection to import into' },
-    });
-  }
-  const collectionProblem = collectionNameProblem(collection);
-  if (collectionProblem) {
-    throw new SluiceError('invalid_request', `Collection name ${JSON.stringify(collection)} ${collectionProblem}`, { errors: { collection: collectionProblem } });
+  const collection = options.collection ?? bundle.collection;
+  const problems = { ...bundle.problems };
+  if (collection === null) problems.collection ??= 'the bundle names none: pass the collection to import into';
+  else {
+    const collectionProblem = collectionNameProblem(collection);
+    if (collectionProblem) problems.collection = `${JSON.stringify(collection)} ${collectionProblem}`;
   }
 
   let touched: string[] = [];
@@ -84,14 +81,15 @@ export async function importBundle(deps: AppDeps, actor: Caller, document: unkno
     () => touched,
     deps.store.db.transaction(async (tx) => {
       const scoped: AppDeps = { ...deps, store: storeInTransaction(deps.store, tx) };
-      const report: ImportReport = { collection, dry_run: options.dryRun ?? false, created: [], new_versions: [], skipped: [], unchanged: [], warnings: [] };
-      const plan = await planImport(scoped, file.queries, { workspace, onConflict, collection }, report.warnings);
+      const warnings: string[] = [];
+      const { plan, collection: into } = await planImport(scoped, bundle.entries, problems, { workspace, onConflict, collection }, warnings);
+      const report: ImportReport = { collection: into, dry_run: options.dryRun ?? false, created: [], new_versions: [], skipped: [], unchanged: [], warnings };
       for (const { entry, outcome } of plan) report[outcome].push(entry.name);
       if (report.dry_run) return report;
       touched = [...report.created, ...report.new_versions];
       for (const { entry, fields, outcome } of plan) {
         if (outcome === 'created') {
-          await createQuery(scoped, actor, { name: entry.name, collection, ...fields }, workspace, { source: 'import' });
+          await createQuery(scoped, actor, { name: entry.name, collection: into, ...fields }, workspace, { source: 'import' });
         } else if (outcome === 'new_versions') {
           await addVersion(scoped, actor, entry.name, fields, { workspace, source: 'import' });
         }
@@ -101,27 +99,26 @@ export async function importBundle(deps: AppDeps, actor: Caller, document: unkno
   );
 }
 
-/** Each entry's outcome, or the one error listing every problem of the file. */
+/** Each entry's outcome, or the one error listing every problem of the file: the shape's, the collection's and the entries' own. */
 async function planImport(
   deps: AppDeps,
-  entries: BundleEntry[],
-  { workspace, onConflict, collection }: { workspace: string; onConflict: OnConflict; collection: string },
+  entries: ReadBundle['entries'],
+  problems: Record<string, string>,
+  { workspace, onConflict, collection }: { workspace: string; onConflict: OnConflict; collection: string | null },
   warnings: string[],
-): Promise<Planned[]> {
+): Promise<{ plan: Planned[]; collection: string }> {
   const tx = deps.store.db;
-  const problems: Record<string, string> = {};
   /** The code a problem would answer alone, when not `invalid_request`. */
   const codes = new Map<string, ErrorCode>();
-  const firstAt = new Map<string, number>();
+  const firstAt = new Map<string, string>();
   const plan: Planned[] = [];
-  for (const [i, entry] of entries.entries()) {
-    const at = `queries[${i}]`;
+  for (const { at, entry } of entries) {
     const earlier = firstAt.get(entry.name);
     if (earlier !== undefined) {
-      problems[`${at}.name`] = `${JSON.stringify(entry.name)} is also the name of queries[${earlier}]: each query appears once`;
+      problems[`${at}.name`] = `${JSON.stringify(entry.name)} is also the name of ${earlier}: each query appears once`;
       continue;
     }
-    firstAt.set(entry.name, i);
+    firstAt.set(entry.name, at);
     try {
       assertValidName(entry.name);
     } catch (err) {
@@ -158,7 +155,7 @@ async function planImport(
     plan.push({ entry, fields, outcome });
   }
   const paths = Object.keys(problems);
-  if (paths.length > 0) {
+  if (paths.length > 0 || collection === null) {
     const summary = paths.map((path) => `${path}: ${problems[path]}`).join('; ');
     // Conflicts alone answer 409 query_exists; locked managed queries alone 409 config_managed.
     const shared = codes.get(paths[0]!);
@@ -166,7 +163,7 @@ async function planImport(
     const advice = code === 'query_exists' && onConflict === 'fail' ? ': on_conflict skip leaves existing queries alone, new-version adds a version to those of the collection' : '';
     throw new SluiceError(code, `Nothing was imported${advice}. ${summary}`, { errors: problems });
   }
-  return plan;
+  return { plan, collection };
 }
 
 /**
@@ -205,7 +202,7 @@ async function conflictOutcome(
   tx: StoreDb,
   existing: QueryRow,
   definition: Definition,
-  { workspace, onConflict, collection }: { workspace: string; onConflict: OnConflict; collection: string },
+  { workspace, onConflict, collection }: { workspace: string; onConflict: OnConflict; collection: string | null },
 ): Promise<Outcome | { conflict: string }> {
   const name = JSON.stringify(existing.name);
   if (onConflict === 'skip') return 'skipped';
