@@ -78,9 +78,10 @@ async function main(args: string[]): Promise<number> {
   }
   const exports = Object.entries(started.variables).map(([name, value]) => `${name}=${value}`);
   process.stdout.write(`${args[0]}: ${started.what}, on 127.0.0.1; Ctrl-C stops it and removes its data. In the shell of the next steps:\nexport ${exports.join(' ')}\n`);
+  // Ctrl-C reaches this process twice (from the terminal and relayed by tsx): a handler stays, so a second signal cannot cut the stop short.
   await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+    process.on('SIGINT', () => resolve());
+    process.on('SIGTERM', () => resolve());
   });
   await started.stop();
   process.stdout.write(`${args[0]}: stopped\n`);

@@ -54,8 +54,12 @@ async function standIn(command: string): Promise<{ child: ChildProcess; variable
   return { child, variables, output: () => out };
 }
 
-/** How the command ended: npm, like the shell, ends by the signal it passed on; the server's own exit code is 0 or its "stopped" line is missing. */
-const stopped = (child: ChildProcess) => new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? `exit ${code}`)));
+/**
+ * How the command ended, once every process of it has (npm may end by the
+ * signal before the server it runs has stopped; the output closes when the
+ * last holder of it exits).
+ */
+const stopped = (child: ChildProcess) => new Promise<string>((resolve) => child.once('close', (code, signal) => resolve(signal ?? `exit ${code}`)));
 
 let origin: Origin;
 

@@ -60,7 +60,8 @@ export async function startClickhouse(): Promise<ClickhouseServer> {
       }
     },
     async stop() {
-      if (child.exitCode === null) {
+      // A front ended by a signal (a terminal's Ctrl-C reaches it too) has no exit code, and its exit event is past.
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
