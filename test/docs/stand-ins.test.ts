@@ -1,8 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../harness/edge.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { recordSecret } from '../harness/run-record.ts';
 import { fencedBlocks } from './examples.ts';
@@ -15,17 +17,20 @@ import { ROOT } from './run-page.ts';
  * `sh` block against an origin (its address standing for the reader's
  * 127.0.0.1:8080), whose output must be the page's `text` block after it;
  * then Ctrl-C (SIGINT to the command's process group) stops the server,
- * which says so. They are not marked examples (examples.ts): their
- * first step starts a server other than the origin and runs until stopped.
+ * which exits 0 and leaves no data folder. Each server also starts on the
+ * port `--port` names and stops as cleanly on a SIGTERM to npm alone. The
+ * steps are not marked examples (examples.ts): their first starts a server
+ * other than the origin and runs until stopped.
  */
 
 const run = promisify(execFile);
 const ADMIN_KEY = 'stand-ins-admin-key-0123456789abcdef';
 
+/** Each server's page, whether it keeps a data folder, and the variables that name its port. */
 const PAGES = [
-  { server: 's3', page: 'docs/reference/destinations.md' },
-  { server: 'mongodb', page: 'docs/reference/mongodb.md' },
-  { server: 'clickhouse', page: 'docs/reference/connections.md' },
+  { server: 's3', page: 'docs/reference/destinations.md', folder: true, at: (port: number) => ({ S3_ENDPOINT: `http://127.0.0.1:${port}` }) },
+  { server: 'mongodb', page: 'docs/reference/mongodb.md', folder: false, at: (port: number) => ({ MONGO_HOST: '127.0.0.1', MONGO_PORT: String(port) }) },
+  { server: 'clickhouse', page: 'docs/reference/connections.md', folder: true, at: (port: number) => ({ CLICKHOUSE_HOST: '127.0.0.1', CLICKHOUSE_PORT: String(port) }) },
 ];
 
 /** The page's block starting the stand-in, the `sh` block after it and the `text` block after that. */
@@ -39,27 +44,59 @@ function steps(page: string, server: string): { command: string; calls: string; 
   return { command: blocks[at]!.body.trim(), calls: calls.body, answer: answer.body };
 }
 
-/** Starts the page's command and waits for the `export` line it prints. */
-async function standIn(command: string): Promise<{ child: ChildProcess; variables: Record<string, string>; output: () => string }> {
-  const child = spawn('bash', ['-c', `exec ${command}`], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+interface StandIn {
+  child: ChildProcess;
+  variables: Record<string, string>;
+  output: () => string;
+  /** Its own temporary folder (TMPDIR), where its data folder goes. */
+  tmp: string;
+}
+
+/** Starts a command in a process group of its own, as a terminal does, and waits for the `export` line it prints. */
+async function standIn(command: string): Promise<StandIn> {
+  const tmp = mkdtempSync(join(tmpdir(), 'stand-in-tmp-'));
+  const child = spawn('bash', ['-c', `exec ${command}`], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: tmp } });
   let out = '';
+  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const variables = await new Promise<Record<string, string>>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const line = /^export (.*)$/m.exec(out);
+      const line = /^export (.*)\n/m.exec(out);
       if (line) resolve(Object.fromEntries(line[1]!.split(' ').map((pair) => pair.split('=', 2) as [string, string])));
     });
     child.once('exit', (code) => reject(new Error(`${command} exited ${code} before its export line: ${out}`)));
   });
-  return { child, variables, output: () => out };
+  if (variables.S3_SECRET) recordSecret('stand-in S3 secret', variables.S3_SECRET);
+  return { child, variables, output: () => out, tmp };
 }
 
-/**
- * How the command ended, once every process of it has (npm may end by the
- * signal before the server it runs has stopped; the output closes when the
- * last holder of it exits).
- */
+/** The lines a terminal shows: a csv object's line ends are CRLF. */
+const shown = (text: string) => text.trim().split('\n').map((line) => line.trimEnd());
+
+/** The data folders the harness makes (sluice-s3-…, sluice-clickhouse-…) in the command's temporary folder. */
+const dataFolders = (tmp: string) => readdirSync(tmp).filter((name) => name.startsWith('sluice-'));
+
+/** How the command ended, once every process of it has (the output closes when the last holder of it exits). */
 const stopped = (child: ChildProcess) => new Promise<string>((resolve) => child.once('close', (code, signal) => resolve(signal ?? `exit ${code}`)));
+
+/** Sends a signal (to the process group: a terminal's Ctrl-C; else to npm alone) and expects a clean stop. */
+async function stop(stand: StandIn, server: string, signal: NodeJS.Signals, to: 'group' | 'npm'): Promise<void> {
+  const exited = stopped(stand.child);
+  process.kill(to === 'group' ? -stand.child.pid! : stand.child.pid!, signal);
+  try {
+    expect(await exited, stand.output()).toBe('exit 0');
+    expect(stand.output()).toContain(`${server}: stopped, its data removed\n`);
+    expect(dataFolders(stand.tmp)).toEqual([]);
+  } finally {
+    // After a failed stop, nothing of it may outlive the test (the ClickHouse front is a process of the same group).
+    try {
+      process.kill(-stand.child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone: the stop was clean
+    }
+    rmSync(stand.tmp, { recursive: true, force: true });
+  }
+}
 
 let origin: Origin;
 
@@ -72,22 +109,41 @@ afterAll(async () => {
   await origin?.stop();
 });
 
-describe.each(PAGES)('trying $server on one machine ($page)', ({ server, page }) => {
+describe.each(PAGES)('trying $server on one machine ($page)', ({ server, page, folder, at }) => {
   it("starts with the page's command, answers the page's calls as shown, and stops on Ctrl-C", async () => {
     const { command, calls, answer } = steps(page, server);
-    const { child, variables, output } = await standIn(command);
+    const stand = await standIn(command);
     try {
-      if (variables.S3_SECRET) recordSecret('stand-in S3 secret', variables.S3_SECRET);
+      expect(dataFolders(stand.tmp)).toHaveLength(folder ? 1 : 0);
       const { stdout } = await run('bash', ['-c', `set -euo pipefail\n${calls.replaceAll('http://127.0.0.1:8080', origin.url)}`], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, SLUICE_ADMIN_KEY: ADMIN_KEY, ...variables },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, SLUICE_ADMIN_KEY: ADMIN_KEY, ...stand.variables },
       });
-      expect(stdout.trim()).toBe(answer.trim());
+      expect(shown(stdout)).toEqual(shown(answer));
     } finally {
-      const exited = stopped(child);
-      process.kill(-child.pid!, 'SIGINT');
-      expect(['SIGINT', 'exit 0']).toContain(await exited);
-      expect(output()).toContain(`${server}: stopped`);
+      await stop(stand, server, 'SIGINT', 'group');
     }
   }, 90_000);
+
+  it('listens on the port --port names, and stops on a SIGTERM to npm alone', async () => {
+    const port = await freePort();
+    const stand = await standIn(`npm run stand-in -- ${server} --port ${port}`);
+    try {
+      expect(stand.variables).toMatchObject(at(port));
+    } finally {
+      await stop(stand, server, 'SIGTERM', 'npm');
+    }
+  }, 60_000);
+});
+
+describe('the command itself', () => {
+  it('explains itself on --help, and names the choices when given an unknown one', async () => {
+    const help = await run('npm', ['run', '--silent', 'stand-in', '--', '--help'], { cwd: ROOT });
+    expect(help.stdout).toContain('Usage: npm run stand-in -- s3|mongodb|clickhouse [--port N]');
+    const unknown = await run('npm', ['run', '--silent', 'stand-in', '--', 'postgres'], { cwd: ROOT }).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(unknown).toMatchObject({ code: 1, stderr: 'stand-in: no stand-in named postgres: s3, mongodb, clickhouse (npm run stand-in -- --help)\n' });
+  });
 });

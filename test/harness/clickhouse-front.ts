@@ -5,8 +5,9 @@ import { Session } from 'chdb';
  * ClickHouse 26 (chdb, in process) behind a small HTTP front that speaks the
  * part of ClickHouse's HTTP interface `@clickhouse/client` uses, so the real
  * client talks to a real ClickHouse in tests. Run as its own process by
- * `startClickhouse()` (clickhouse.ts): `tsx clickhouse-front.ts <dataDir>`;
- * it prints `listening <port>` once ready.
+ * `startClickhouse()` (clickhouse.ts): `tsx clickhouse-front.ts <dataDir>
+ * [port]` (0, the default, is a free one); it prints `listening <port>` once
+ * ready.
  *
  * - The query is the body (after the `query` URL parameter when both are
  *   given); `database` picks the current database; `param_<name>` values
@@ -29,7 +30,7 @@ import { Session } from 'chdb';
  */
 
 const dataDir = process.argv[2];
-if (!dataDir) throw new Error('usage: clickhouse-front.ts <dataDir>');
+if (!dataDir) throw new Error('usage: clickhouse-front.ts <dataDir> [port]');
 const session = new Session(dataDir);
 
 /** URL parameters that are not settings. */
@@ -256,7 +257,7 @@ const server = createServer((req, res) => {
 });
 // Idle keep-alive sockets stay open longer than the client keeps them, so it never reuses one the front is closing.
 server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : 0}\n`);
 });

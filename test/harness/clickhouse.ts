@@ -25,9 +25,14 @@ export interface ClickhouseServer {
 const FRONT = join(dirname(fileURLToPath(import.meta.url)), 'clickhouse-front.ts');
 const TSX = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', '.bin', 'tsx');
 
-export async function startClickhouse(): Promise<ClickhouseServer> {
+export interface ClickhouseOptions {
+  /** Default: a free one. */
+  port?: number;
+}
+
+export async function startClickhouse(options: ClickhouseOptions = {}): Promise<ClickhouseServer> {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-clickhouse-'));
-  const child: ChildProcess = spawn(TSX, [FRONT, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(TSX, [FRONT, dir, String(options.port ?? 0)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const port = await new Promise<number>((resolve, reject) => {
@@ -38,7 +43,7 @@ export async function startClickhouse(): Promise<ClickhouseServer> {
       if (m) resolve(Number(m[1]));
     });
     child.once('exit', (code) =>
-      reject(new Error(`The ClickHouse test front (chdb) exited with ${code}: ${stderr.slice(-2000)} — is the chdb devDependency installed (npm ci)?`)),
+      reject(new Error(`The ClickHouse test front (chdb) exited with ${code}: ${stderr.slice(-2000)} — is chdb installed (bash scripts/services.sh)?`)),
     );
   });
   const url = `http://127.0.0.1:${port}`;

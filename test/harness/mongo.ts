@@ -58,8 +58,13 @@ interface Internals {
   commandRouter: { route(parsed: ParsedCommand): Promise<unknown>; cursors: Map<bigint, { collection: string }> };
 }
 
-export async function startMongo(): Promise<TestMongo> {
-  const server = new CongoServer({ host: '127.0.0.1', port: 0 });
+export interface MongoOptions {
+  /** Default: a free one. */
+  port?: number;
+}
+
+export async function startMongo(options: MongoOptions = {}): Promise<TestMongo> {
+  const server = new CongoServer({ host: '127.0.0.1', port: options.port ?? 0 });
   await server.start();
   const internals = server as unknown as Internals;
   const port = internals.server.address().port;

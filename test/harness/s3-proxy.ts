@@ -33,6 +33,8 @@ export interface S3ProxyOptions {
   keys: Keys;
   /** s3rver's data directory. */
   root: string;
+  /** Default: a free one. */
+  port?: number;
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'expect', 'te', 'upgrade', 'proxy-connection']);
@@ -173,7 +175,7 @@ export async function startS3Proxy(options: S3ProxyOptions): Promise<S3Proxy> {
       server.close(() => resolve());
       for (const socket of sockets) socket.destroy();
     });
-  const port = await listen(0);
+  const port = await listen(options.port ?? 0);
 
   return {
     port,

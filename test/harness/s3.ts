@@ -40,6 +40,8 @@ export interface S3Options {
   region?: string;
   /** Created empty at start (names of 3+ characters). Default `['exports']`. */
   buckets?: string[];
+  /** The endpoint's port. Default: a free one. */
+  port?: number;
 }
 
 export interface ClientOptions {
@@ -120,7 +122,7 @@ export async function startS3(options: S3Options = {}): Promise<TestS3> {
   s3rver.store = s3rver.context.store = new AtomicStore(root, join(folder, 'staging'));
   const { port: upstreamPort } = await s3rver.run();
   s3rverAccounts.DUMMY_ACCOUNT.createKeyPair(accessKeyId, secretAccessKey);
-  const proxy = await startS3Proxy({ upstreamPort, root, keys: { region, secrets: new Map([[accessKeyId, secretAccessKey]]) } });
+  const proxy = await startS3Proxy({ upstreamPort, root, port: options.port, keys: { region, secrets: new Map([[accessKeyId, secretAccessKey]]) } });
 
   const endpoint = `http://127.0.0.1:${proxy.port}`;
   const clients: S3Client[] = [];
