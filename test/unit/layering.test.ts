@@ -69,6 +69,11 @@ const RULES: Rule[] = [
   { why: 'drivers produce rows; formats serialize them, not the reverse', applies: under('origin/drivers'), forbids: under('origin/formats') },
   { why: 'shared/ runs on both runtimes and imports only itself', applies: under('shared'), forbids: (to) => !to.startsWith('shared/') },
   { why: 'the edge Worker never reaches into the origin', applies: under('edge'), forbids: under('origin') },
+  {
+    why: 'the console is a browser app: it imports itself and shared/ (rules it shows as the origin applies them), never the origin or the edge',
+    applies: under('console'),
+    forbids: (to) => !to.startsWith('console/') && !to.startsWith('shared/'),
+  },
 ];
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
@@ -91,7 +96,7 @@ function sources(folder: string): string[] {
 }
 
 describe('layering', () => {
-  const files = ['origin', 'shared', 'edge'].flatMap(sources);
+  const files = ['origin', 'shared', 'edge', 'console'].flatMap(sources);
   const imports = files.flatMap((file) => importsOf(file, readFileSync(join(ROOT, file), 'utf8')));
 
   it('reads the imports of every source file', () => {
@@ -115,6 +120,7 @@ describe('layering', () => {
     ['origin/secrets/passwords.ts', "import { ENV_REFERENCE } from '../services/connections/fields.ts';"],
     ['shared/etag.ts', "import { Env } from '../origin/env.ts';"],
     ['edge/gate.ts', "import { inspect } from '../origin/sql/index.ts';"],
+    ['console/src/screens/config.ts', "import { gate } from '../../../edge/gate.ts';"],
   ])('fails when %s gains a forbidden import', (file, line) => {
     expect(violations(importsOf(file, line))).toHaveLength(1);
   });

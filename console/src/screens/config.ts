@@ -1,6 +1,11 @@
 import { api, get, qs, request } from '../api.ts';
 import { attempt, confirmStep, field, h, pagedTable, replace } from '../dom.ts';
 import { can } from '../state.ts';
+import { diffVerdict, planText, type PlanShape } from '../../../shared/config/plan-text.ts';
+
+interface Plan extends PlanShape {
+  warnings: { path: string; message: string }[];
+}
 
 /**
  * Configuration as code: paste a file (YAML or JSON), see what it would
@@ -13,8 +18,17 @@ export async function configScreen(view: HTMLElement): Promise<void> {
   const prune = h('input', { type: 'checkbox' });
   const out = h('div', { 'aria-live': 'polite' });
   const managed = h('div');
-  const send = (path: string, flags: Record<string, string | undefined>) => api('POST', `${path}${qs(flags)}`, text.value, { contentType: kind.value });
-  const show = (title: string, r: unknown) => replace(out, h('h2', {}, title), h('pre', { class: 'result', 'data-testid': 'config-result' }, JSON.stringify(r, null, 2)));
+  const send = (path: string, flags: Record<string, string | undefined>) => api<Plan>('POST', `${path}${qs(flags)}`, text.value, { contentType: kind.value });
+  // The plan as the CLI prints it; a diff leads with its verdict, which objects only to manage do not change.
+  const show = (title: string, plan: Plan, step: 'diff' | 'dry run' | 'apply') =>
+    replace(
+      out,
+      h('h2', {}, title),
+      step === 'diff' && h('p', { 'data-testid': 'config-verdict' }, diffVerdict(plan)),
+      ...plan.warnings.map((w) => h('p', { class: 'muted' }, `Warning: ${w.path ? `${w.path}: ` : ''}${w.message}`)),
+      h('pre', { class: 'result', 'data-testid': 'config-result' }, planText(plan, { applied: step === 'apply', colour: false })),
+      h('details', {}, h('summary', {}, 'As JSON'), h('pre', { class: 'result' }, JSON.stringify(plan, null, 2))),
+    );
   replace(
     view,
     h('h1', {}, 'Configuration'),
@@ -27,9 +41,9 @@ export async function configScreen(view: HTMLElement): Promise<void> {
         }) }, 'Load current')),
       text,
       h('div', { class: 'actions' },
-        h('button', { type: 'button', onclick: () => attempt(out, async () => show('Changes', await send('/api/v1/config/diff', { prune: prune.checked ? 'true' : undefined }))) }, 'Diff'),
-        apply && h('button', { type: 'button', onclick: () => attempt(out, async () => show('Dry run', await send('/api/v1/config/apply', { dry_run: 'true', prune: prune.checked ? 'true' : undefined }))) }, 'Dry run'),
-        apply && h('button', { type: 'button', class: 'primary', onclick: async () => (await confirmStep('Apply the configuration', 'Every change in the file is made in one transaction.', 'Apply')) && attempt(out, async () => show('Applied', await send('/api/v1/config/apply', { prune: prune.checked ? 'true' : undefined }))) }, 'Apply'),
+        h('button', { type: 'button', onclick: () => attempt(out, async () => show('Changes', await send('/api/v1/config/diff', { prune: prune.checked ? 'true' : undefined }), 'diff')) }, 'Diff'),
+        apply && h('button', { type: 'button', onclick: () => attempt(out, async () => show('Dry run', await send('/api/v1/config/apply', { dry_run: 'true', prune: prune.checked ? 'true' : undefined }), 'dry run')) }, 'Dry run'),
+        apply && h('button', { type: 'button', class: 'primary', onclick: async () => (await confirmStep('Apply the configuration', 'Every change in the file is made in one transaction.', 'Apply')) && attempt(out, async () => show('Applied', await send('/api/v1/config/apply', { prune: prune.checked ? 'true' : undefined }), 'apply')) }, 'Apply'),
       ),
     ),
     out,

@@ -1,6 +1,6 @@
 import type { Command } from '../command.ts';
 import { readInput } from '../files.ts';
-import { planText } from '../plan-text.ts';
+import { planText } from '../../../shared/config/plan-text.ts';
 
 export const configApply: Command = {
   name: 'config apply',

@@ -1,8 +1,6 @@
-import { APPLIED_KINDS } from '../../services/config/kinds.ts';
-import type { ConfigPlan } from '../../services/config/plan.ts';
 import type { Command } from '../command.ts';
 import { readInput } from '../files.ts';
-import { planText } from '../plan-text.ts';
+import { drifts, planText } from '../../../shared/config/plan-text.ts';
 
 /** Exit codes of `config diff`, for CI: a pipeline tells "in sync" from "drifted" from "broken". */
 export const DIFF_SAME = 0;
@@ -34,14 +32,6 @@ export const configDiff: Command = {
     const plan = await target.diffConfig(file, { prune: args.values.prune === true });
     for (const warning of plan.warnings) out.warn(`${file.path}: ${warning.path ? `${warning.path}: ` : ''}${warning.message}`);
     await out.result(args.values.json ? `${JSON.stringify(plan, null, 2)}\n` : planText(plan, { applied: false, colour: out.colour }));
-    return drifted(plan) ? DIFF_CHANGES : DIFF_SAME;
+    return drifts(plan) ? DIFF_CHANGES : DIFF_SAME;
   },
 };
-
-/** Whether applying would create, change or delete anything: taking objects as they are under management is not drift. */
-function drifted(plan: ConfigPlan): boolean {
-  return APPLIED_KINDS.some((kind) => {
-    const counts = plan.counts[kind];
-    return counts.create + counts.update + counts.delete > 0;
-  });
-}

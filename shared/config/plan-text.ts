@@ -1,4 +1,23 @@
-import type { ConfigPlan } from '../services/config/index.ts';
+/**
+ * A configuration plan (what `POST /api/v1/config/diff` and `apply` answer)
+ * as a person reads it: the CLI prints it, the console shows it. Only the
+ * plan's shape is needed here, so the console's bundle takes no origin code.
+ */
+
+type FieldChange = { from: unknown; to: unknown } | 'changed';
+
+interface KindChanges {
+  create: string[];
+  update: { name: string; fields: Record<string, FieldChange> }[];
+  delete: string[];
+  manage: string[];
+}
+
+export interface PlanShape {
+  changes: Record<string, KindChanges>;
+}
+
+type Counts = Record<keyof KindChanges, number>;
 
 /** Longest value shown in full in a change line; SQL and long lists are cut, the JSON output has them whole. */
 const MAX_VALUE = 100;
@@ -8,7 +27,7 @@ function shown(value: unknown): string {
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 }
 
-function changeCount(plan: ConfigPlan): { create: number; update: number; delete: number; manage: number } {
+function changeCount(plan: PlanShape): Counts {
   const count = { create: 0, update: 0, delete: 0, manage: 0 };
   for (const kind of Object.values(plan.changes)) {
     count.create += kind.create.length;
@@ -20,13 +39,24 @@ function changeCount(plan: ConfigPlan): { create: number; update: number; delete
 }
 
 /**
- * A plan as a person reads it, like `terraform plan`: per kind, `+ name` to
- * create, `~ name` to change with one `field: from -> to` line per changed
- * field (a secret only `changed`), `- name` to delete, `= name` for an
- * object the file names as it is, which becomes managed; then the totals,
- * as what would happen or, once `applied`, what did.
+ * Whether applying would create, change or delete anything. Objects the
+ * file names as they already are, which an apply only takes under
+ * management, are no drift: a drift check on a server set up by hand passes
+ * before its first apply (`sluice config diff` exits 0).
  */
-export function planText(plan: ConfigPlan, { applied, colour }: { applied: boolean; colour: boolean }): string {
+export function drifts(plan: PlanShape): boolean {
+  const count = changeCount(plan);
+  return count.create + count.update + count.delete > 0;
+}
+
+/**
+ * Like `terraform plan`: per kind, `+ name` to create, `~ name` to change
+ * with one `field: from -> to` line per changed field (a secret only
+ * `changed`), `- name` to delete, `= name` for an object the file names as
+ * it is, which becomes managed; then the totals, as what would happen or,
+ * once `applied`, what did.
+ */
+export function planText(plan: PlanShape, { applied, colour }: { applied: boolean; colour: boolean }): string {
   const paint = (code: number, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
   const lines: string[] = [];
   for (const [kind, changes] of Object.entries(plan.changes)) {
@@ -51,4 +81,13 @@ export function planText(plan: ConfigPlan, { applied, colour }: { applied: boole
       : `Plan: ${count.create} to create, ${count.update} to change, ${count.delete} to delete${count.manage > 0 ? `, ${count.manage} to manage` : ''}.`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** One line on what a diff found, for a reader who wants the verdict before the list. */
+export function diffVerdict(plan: PlanShape): string {
+  if (drifts(plan)) return 'Drift: applying the file would create, change or delete what the list shows.';
+  const { manage } = changeCount(plan);
+  return manage === 0
+    ? 'No changes: the target already matches the file.'
+    : `No changes: the target already matches the file; applying it only takes the ${manage} object${manage === 1 ? '' : 's'} it names under management.`;
 }
