@@ -4,8 +4,9 @@ import { classify } from './guard.ts';
 import { markerEdits, markerNames, render, requireValues, type Edit } from './markers.ts';
 import { splitStatements } from './statements.ts';
 import { codeTokens, tokenize, type Token } from './tokenizer.ts';
-import { findWindow, type WindowNumber } from './window.ts';
+import { findWindow, type WindowNumber, type WindowScan } from './window.ts';
 import { INT_MAX } from '../../shared/parameters/convert.ts';
+import { memoByText } from '../text-memo.ts';
 
 /** Validated positive integers, 1-based page. */
 export interface Paging {
@@ -49,14 +50,11 @@ export function plan(
   params: Record<string, unknown>,
   paging: Paging | null,
 ): PlannedStatement {
-  const tokens = tokenize(sql, dialect);
-  requireValues(markerNames(tokens), params);
-  const statement = splitStatements(codeTokens(tokens))[0] ?? [];
-  const scan = findWindow(statement, dialect);
+  const { names, statement, scan, markers, plainRead } = shapeOf(sql, dialect);
+  requireValues(names, params);
   const own = scan.kind === 'clause' ? scan.clause : null;
   const limit = own?.limit ? windowValue(own.limit, params) : null;
   const offset = own?.offset ? windowValue(own.offset, params) : 0;
-  const markers = markerEdits(tokens);
 
   if (!paging) return { ...render(sql, markers, dialect, params), skip: 0, take: null, probe: false, rowsAtMost: null };
   const start = (paging.page - 1) * paging.pageSize;
@@ -65,7 +63,7 @@ export function plan(
     scan.kind !== 'unknown' &&
     statement.length > 0 &&
     [limit ?? 0, offset + start + paging.pageSize + 1].every(Number.isSafeInteger) &&
-    isPlainRead(statement, dialect);
+    plainRead;
   if (!rewritable) {
     // The database applies the statement's own window; the engine pages the cursor.
     return { ...render(sql, markers, dialect, params), skip: start, take: paging.pageSize, probe: true, rowsAtMost: null };
@@ -83,6 +81,37 @@ export function plan(
     edits = [...markers, { start: end, end, text: ` ${page.clause}` }];
   }
   return { ...render(sql, edits, dialect, params), skip: 0, take: page.take, probe: page.probe, rowsAtMost: page.rows };
+}
+
+/** What planning reads from the text alone: the same for every run of a statement. */
+interface Shape {
+  names: string[];
+  statement: Token[];
+  scan: WindowScan;
+  markers: Edit[];
+  plainRead: boolean;
+}
+
+/**
+ * One memo per dialect: a saved query or a client sends the same text run
+ * after run, and its tokens, window and markers were read once (the values
+ * are bound on every run). Shared results: read-only.
+ */
+const shapes = new Map<Dialect, (sql: string) => Shape>();
+
+function shapeOf(sql: string, dialect: Dialect): Shape {
+  let memo = shapes.get(dialect);
+  if (!memo) {
+    memo = memoByText((text) => readShape(text, dialect), { maxText: 16 * 1024 });
+    shapes.set(dialect, memo);
+  }
+  return memo(sql);
+}
+
+function readShape(sql: string, dialect: Dialect): Shape {
+  const tokens = tokenize(sql, dialect);
+  const statement = splitStatements(codeTokens(tokens))[0] ?? [];
+  return { names: markerNames(tokens), statement, scan: findWindow(statement, dialect), markers: markerEdits(tokens), plainRead: statement.length > 0 && isPlainRead(statement, dialect) };
 }
 
 /**
