@@ -28,7 +28,7 @@ export async function callQueryTool(call: McpCall, query: string, args: Record<s
   }
   const options = mcpRowOptions(deps.env, caller);
   const page = await pageOf(call, { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken: call.signInToken }, signal);
-  const fetchAll = `GET ${streamUrl(call, page.query, supplied, connection)} with your key`;
+  const fetchAll = () => `GET ${streamUrl(call, page.query, supplied, connection)} with your key`;
   return rowsResult(`${page.query} (version ${page.version})`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
 }
 
@@ -46,7 +46,7 @@ export async function callSqlTool(call: McpCall, args: Record<string, unknown>, 
   const { sql, connection_name: connection, params } = parsed.data;
   const options = mcpRowOptions(deps.env, caller);
   const page = await pageOf(call, { kind: 'sql', sql, params: params ?? {}, connection }, signal, { readOnly: true });
-  const fetchAll = `POST ${call.mainUrl('/execute_sql?stream=true&format=ndjson')} with your key and the same sql, params and connection_name`;
+  const fetchAll = () => `POST ${call.mainUrl('/execute_sql?stream=true&format=ndjson')} with your key and the same sql, params and connection_name`;
   return rowsResult(`SQL on ${connection}`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
 }
 

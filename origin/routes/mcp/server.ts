@@ -57,7 +57,7 @@ export function createMcpServer(sdk: McpSdk, version: string, tools: SessionTool
     const call = callOf(sdk, extra);
     const { name } = request.params;
     const args = request.params.arguments ?? {};
-    const signal = AbortSignal.any([call.signal(), extra.signal]);
+    const signal = either(call.signal(), extra.signal);
     try {
       // A tool the caller's listing lacks (a built-in included: a key without connection grants runs no SQL) is unknown.
       const tool = await toolOf(call, tools, name);
@@ -71,6 +71,23 @@ export function createMcpServer(sdk: McpSdk, version: string, tools: SessionTool
     }
   });
   return server;
+}
+
+/**
+ * Aborted when either is: the client went away, or cancelled the call.
+ * Both live as long as the call's request, so the listeners go with them;
+ * AbortSignal.any would also register the result for its weak bookkeeping,
+ * a cost on every call.
+ */
+function either(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (a.aborted) return a;
+  if (b.aborted) return b;
+  const controller = new AbortController();
+  const onA = () => controller.abort(a.reason);
+  const onB = () => controller.abort(b.reason);
+  a.addEventListener('abort', onA, { once: true });
+  b.addEventListener('abort', onB, { once: true });
+  return controller.signal;
 }
 
 const callerTools = ({ deps, caller }: McpCall) => toolsFor(deps, caller, mcpRowOptions(deps.env, caller).paging!.pageSize);

@@ -13,8 +13,8 @@ export interface RowsOutcome {
   cutAtBytes: boolean;
   /** Bytes the whole answer may take (SLUICE_MCP_MAX_BYTES). */
   maxBytes: number;
-  /** How to fetch every row (a `/q` URL with `stream=true`, or the `/execute_sql` call); said when truncated. */
-  fetchAll: string;
+  /** How to fetch every row (a `/q` URL with `stream=true`, or the `/execute_sql` call); asked for only when truncated. */
+  fetchAll: () => string;
 }
 
 /** Room left in SLUICE_MCP_MAX_BYTES for the JSON-RPC message (or event) around the tool's result. */
@@ -64,7 +64,8 @@ function buildRows(what: string, outcome: RowsOutcome): CallToolResult {
   const count = outcome.rows.length;
   const limit = outcome.cutAtBytes ? `${outcome.maxBytes} bytes, SLUICE_MCP_MAX_BYTES` : String(outcome.cap);
   const returned = count === 0 ? `No row is returned (the first alone passes the limit here, ${limit})` : `Only the first ${plural(count, 'row')} are returned (the limit here is ${limit})`;
-  const note = outcome.truncated ? `${returned}; ${leftOutText(outcome.leftOut)}. To fetch them all: ${outcome.fetchAll}` : null;
+  const fetchAll = outcome.truncated ? outcome.fetchAll() : null;
+  const note = fetchAll === null ? null : `${returned}; ${leftOutText(outcome.leftOut)}. To fetch them all: ${fetchAll}`;
   const summary = note ? `${what}: ${note}` : `${what}: ${plural(count, 'row')}.`;
   return {
     content: [
@@ -75,7 +76,7 @@ function buildRows(what: string, outcome: RowsOutcome): CallToolResult {
       rows: outcome.rows,
       row_count: count,
       truncated: outcome.truncated,
-      ...(note ? { rows_left_out: leftOutValue(outcome.leftOut), note, fetch_all: outcome.fetchAll } : {}),
+      ...(note ? { rows_left_out: leftOutValue(outcome.leftOut), note, fetch_all: fetchAll } : {}),
     },
   };
 }
