@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, type GrantsEnv, startGrantsOrigin } from '../grants/fixture.ts';
-import { type McpClient, connectMcp, textOf } from './client.ts';
+import { describe, expect, it } from 'vitest';
+import { adminMcp, textOf } from './client.ts';
 
 /**
  * An MCP tool's answer is bounded in bytes (SLUICE_MCP_MAX_BYTES, 1 MiB by
@@ -9,25 +8,14 @@ import { type McpClient, connectMcp, textOf } from './client.ts';
  */
 
 const MAX_BYTES = 2 ** 20;
-let env: GrantsEnv;
-let client: McpClient;
-
-beforeAll(async () => {
-  env = await startGrantsOrigin();
-  client = await connectMcp(`${env.origin.url}/mcp`, { 'X-API-Key': ADMIN_KEY });
-});
-
-afterAll(async () => {
-  await client?.close();
-  await env?.stop();
-});
+const mcp = adminMcp();
 
 type Rows = { rows: Array<Record<string, unknown>>; row_count: number; truncated: boolean; rows_left_out: unknown; note: string; fetch_all: string };
 
 describe('the bytes of an MCP answer', () => {
   it('cuts 300 rows of 1 MB each at SLUICE_MCP_MAX_BYTES and answers promptly, with the note', async () => {
     const started = performance.now();
-    const result = await client.call('execute_sql', { connection_name: env.pg, sql: "select repeat('x', 1000000) as big from generate_series(1, 300)" });
+    const result = await mcp.client.call('execute_sql', { connection_name: mcp.env.pg, sql: "select repeat('x', 1000000) as big from generate_series(1, 300)" });
     const tookMs = performance.now() - started;
     expect(result.isError, textOf(result).slice(0, 300)).toBeFalsy();
     const content = result.structuredContent as Rows;
@@ -42,7 +30,7 @@ describe('the bytes of an MCP answer', () => {
   }, 120_000);
 
   it('keeps as many rows as fit, in order, and says the rest were left out', async () => {
-    const result = await client.call('execute_sql', { connection_name: env.pg, sql: "select i, repeat('y', 10000) as pad from generate_series(1, 300) i order by i" });
+    const result = await mcp.client.call('execute_sql', { connection_name: mcp.env.pg, sql: "select i, repeat('y', 10000) as pad from generate_series(1, 300) i order by i" });
     const content = result.structuredContent as Rows;
     expect(content.truncated).toBe(true);
     expect(content.rows.length).toBeGreaterThan(10);
@@ -53,7 +41,7 @@ describe('the bytes of an MCP answer', () => {
   }, 120_000);
 
   it('leaves a small answer whole', async () => {
-    const result = await client.call('execute_sql', { connection_name: env.pg, sql: 'select id, title from films order by id' });
+    const result = await mcp.client.call('execute_sql', { connection_name: mcp.env.pg, sql: 'select id, title from films order by id' });
     expect(result.structuredContent).toMatchObject({ row_count: 3, truncated: false });
   });
 });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, type GrantsEnv, startGrantsOrigin } from '../grants/fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_KEY } from '../grants/fixture.ts';
 import { eventually } from '../harness/eventually.ts';
 import { unique } from '../harness/unique.ts';
-import { type McpClient, connectMcp } from './client.ts';
+import { adminMcp } from './client.ts';
 
 /**
  * A tool call ends in the database when its caller ends it: the client
@@ -12,21 +12,10 @@ import { type McpClient, connectMcp } from './client.ts';
  */
 
 const SETTLE_MS = 10_000;
-let env: GrantsEnv;
-let client: McpClient;
-
-beforeAll(async () => {
-  env = await startGrantsOrigin();
-  client = await connectMcp(`${env.origin.url}/mcp`, { 'X-API-Key': ADMIN_KEY });
-});
-
-afterAll(async () => {
-  await client?.close();
-  await env?.stop();
-});
+const mcp = adminMcp();
 
 async function running(tag: string): Promise<number> {
-  const [row] = await env.db.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE $1 AND state <> 'idle' AND pid <> pg_backend_pid()", [`%${tag}%`]);
+  const [row] = await mcp.env.db.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE $1 AND state <> 'idle' AND pid <> pg_backend_pid()", [`%${tag}%`]);
   return Number(row.n);
 }
 
@@ -36,13 +25,13 @@ describe('an MCP tool call its caller ends', () => {
   it('stops in the database when the client cancels the call', async () => {
     const tag = unique('mcp_cancel');
     const controller = new AbortController();
-    const call = client.client.callTool({ name: 'execute_sql', arguments: { connection_name: env.pg, sql: slowSql(tag) } }, undefined, { signal: controller.signal });
+    const call = mcp.client.client.callTool({ name: 'execute_sql', arguments: { connection_name: mcp.env.pg, sql: slowSql(tag) } }, undefined, { signal: controller.signal });
     call.catch(() => {});
     await eventually(async () => (await running(tag)) === 1, { what: 'the statement running', timeoutMs: SETTLE_MS });
     controller.abort('not needed any more');
     await expect(call).rejects.toThrow();
     await eventually(async () => (await running(tag)) === 0, { what: 'the statement stopped', timeoutMs: SETTLE_MS });
-    const next = await client.call('execute_sql', { connection_name: env.pg, sql: 'select count(*) as n from films' });
+    const next = await mcp.client.call('execute_sql', { connection_name: mcp.env.pg, sql: 'select count(*) as n from films' });
     expect(next.structuredContent).toMatchObject({ rows: [{ n: 3 }] });
   }, 60_000);
 
@@ -50,10 +39,10 @@ describe('an MCP tool call its caller ends', () => {
     const tag = unique('mcp_gone');
     const session = await openSession();
     const controller = new AbortController();
-    const post = fetch(`${env.origin.url}/mcp`, {
+    const post = fetch(`${mcp.env.origin.url}/mcp`, {
       method: 'POST',
       headers: { ...session, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute_sql', arguments: { connection_name: env.pg, sql: slowSql(tag) } } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute_sql', arguments: { connection_name: mcp.env.pg, sql: slowSql(tag) } } }),
       signal: controller.signal,
     });
     post.catch(() => {});
@@ -66,7 +55,7 @@ describe('an MCP tool call its caller ends', () => {
 /** A session of its own, as headers for the calls after `initialize`. */
 async function openSession(): Promise<Record<string, string>> {
   const headers = { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const init = await fetch(`${env.origin.url}/mcp`, {
+  const init = await fetch(`${mcp.env.origin.url}/mcp`, {
     method: 'POST',
     headers,
     body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
@@ -74,7 +63,7 @@ async function openSession(): Promise<Record<string, string>> {
   await init.text();
   const id = init.headers.get('mcp-session-id')!;
   const session = { 'x-api-key': ADMIN_KEY, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' };
-  const ready = await fetch(`${env.origin.url}/mcp`, { method: 'POST', headers: { ...headers, ...session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  const ready = await fetch(`${mcp.env.origin.url}/mcp`, { method: 'POST', headers: { ...headers, ...session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
   await ready.text();
   expect(ready.status).toBe(202);
   return session;

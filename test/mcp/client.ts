@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
+import { ADMIN_KEY, type GrantsEnv, startGrantsOrigin } from '../grants/fixture.ts';
 import { recordingFetch } from '../harness/run-record.ts';
 
 /**
@@ -55,3 +57,29 @@ export async function connectMcp(url: string, headers: Record<string, string>, v
 /** The text of a tool result's content, joined. */
 export const textOf = (result: CallToolResult): string =>
   result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
+
+/**
+ * For a file's tests: an origin with the grants fixture's PostgreSQL
+ * connection, and an MCP client holding the server key; both stopped after
+ * the file. Read `env` and `client` inside tests, once `beforeAll` ran.
+ */
+export function adminMcp(): { readonly env: GrantsEnv; readonly client: McpClient } {
+  let env: GrantsEnv | undefined;
+  let client: McpClient | undefined;
+  beforeAll(async () => {
+    env = await startGrantsOrigin();
+    client = await connectMcp(`${env.origin.url}/mcp`, { 'X-API-Key': ADMIN_KEY });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await env?.stop();
+  });
+  return {
+    get env() {
+      return env!;
+    },
+    get client() {
+      return client!;
+    },
+  };
+}
