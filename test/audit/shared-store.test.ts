@@ -76,7 +76,15 @@ describe('two origins on one store', () => {
     const last = CHANGES + 1;
     await eventually(async () => (webhook.entries.length >= last ? true : undefined), { what: 'every entry at the webhook', timeoutMs: 60_000 });
     expect(webhook.entries.map((e) => e.seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
-    const [fromA, fromB] = await Promise.all(origins.map(async (o) => (await o.call('GET', '/api/v1/audit/delivery')).body));
+    // The deliverer records its progress once the webhook has answered: the status catches up a moment after the entries arrive.
+    const delivery = () => Promise.all(origins.map(async (o) => (await o.call('GET', '/api/v1/audit/delivery')).body));
+    const [fromA, fromB] = await eventually(
+      async () => {
+        const bodies = await delivery();
+        return bodies.every((body) => body.outputs.find((o: any) => o.output === 'webhook')?.delivered_seq === last) ? bodies : undefined;
+      },
+      { what: 'both origins reporting every entry delivered', timeoutMs: 30_000 },
+    );
     const hookA = fromA.outputs.find((o: any) => o.output === 'webhook');
     const hookB = fromB.outputs.find((o: any) => o.output === 'webhook');
     expect(hookA).toMatchObject({ configured: true, delivered_seq: last, behind: 0, last_error: null });
