@@ -44,10 +44,9 @@ function changeCount(plan: PlanShape): Counts {
  * management, are no drift: a drift check on a server set up by hand passes
  * before its first apply (`sluice config diff` exits 0).
  */
-export function drifts(plan: PlanShape): boolean {
-  const count = changeCount(plan);
-  return count.create + count.update + count.delete > 0;
-}
+export const drifts = (plan: PlanShape): boolean => drifting(changeCount(plan));
+
+const drifting = (count: Counts) => count.create + count.update + count.delete > 0;
 
 /**
  * Like `terraform plan`: per kind, `+ name` to create, `~ name` to change
@@ -85,8 +84,9 @@ export function planText(plan: PlanShape, { applied, colour }: { applied: boolea
 
 /** One line on what a diff found, for a reader who wants the verdict before the list. */
 export function diffVerdict(plan: PlanShape): string {
-  if (drifts(plan)) return 'Drift: applying the file would create, change or delete what the list shows.';
-  const { manage } = changeCount(plan);
+  const count = changeCount(plan);
+  if (drifting(count)) return 'Drift: applying the file would create, change or delete what the list shows.';
+  const { manage } = count;
   return manage === 0
     ? 'No changes: the target already matches the file.'
     : `No changes: the target already matches the file; applying it only takes the ${manage} object${manage === 1 ? '' : 's'} it names under management.`;

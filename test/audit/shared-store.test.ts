@@ -77,16 +77,14 @@ describe('two origins on one store', () => {
     await eventually(async () => (webhook.entries.length >= last ? true : undefined), { what: 'every entry at the webhook', timeoutMs: 60_000 });
     expect(webhook.entries.map((e) => e.seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
     // The deliverer records its progress once the webhook has answered: the status catches up a moment after the entries arrive.
-    const delivery = () => Promise.all(origins.map(async (o) => (await o.call('GET', '/api/v1/audit/delivery')).body));
-    const [fromA, fromB] = await eventually(
+    const webhookOf = (body: any) => body.outputs.find((o: any) => o.output === 'webhook');
+    const [hookA, hookB] = await eventually(
       async () => {
-        const bodies = await delivery();
-        return bodies.every((body) => body.outputs.find((o: any) => o.output === 'webhook')?.delivered_seq === last) ? bodies : undefined;
+        const hooks = await Promise.all(origins.map(async (o) => webhookOf((await o.call('GET', '/api/v1/audit/delivery')).body)));
+        return hooks.every((hook) => hook?.delivered_seq === last) ? hooks : undefined;
       },
       { what: 'both origins reporting every entry delivered', timeoutMs: 30_000 },
     );
-    const hookA = fromA.outputs.find((o: any) => o.output === 'webhook');
-    const hookB = fromB.outputs.find((o: any) => o.output === 'webhook');
     expect(hookA).toMatchObject({ configured: true, delivered_seq: last, behind: 0, last_error: null });
     expect(hookA.instance).toMatch(/:\d+$/);
     expect(hookB.instance).toBe(hookA.instance);
