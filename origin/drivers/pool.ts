@@ -27,7 +27,8 @@ interface IdleEntry<S> {
 }
 
 interface Waiter<S> {
-  resolve(session: S): void;
+  /** False when the caller has stopped waiting (its signal or time limit): the session is not theirs. */
+  resolve(session: S): boolean;
   reject(error: unknown): void;
 }
 
@@ -83,7 +84,9 @@ export class SessionPool<S> {
     if (this.openCount() < this.options.max && this.returning <= this.waiters.length) return this.open();
     return new Promise<S>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      let settled = false;
       const settle = () => {
+        settled = true;
         if (timer) clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       };
@@ -96,8 +99,10 @@ export class SessionPool<S> {
       const onAbort = () => giveUp(signal!.reason);
       const waiter: Waiter<S> = {
         resolve: (session) => {
+          if (settled) return false;
           settle();
           resolve(session);
+          return true;
         },
         reject: (error) => {
           settle();
@@ -120,11 +125,10 @@ export class SessionPool<S> {
     if (!this.busy.delete(session)) return;
     const keep = reusable && !this.closed && (!this.factory.alive || this.factory.alive(session));
     if (keep) {
-      const waiter = this.waiters.shift();
-      if (waiter) {
+      for (let waiter = this.waiters.shift(); waiter; waiter = this.waiters.shift()) {
         this.busy.add(session);
-        waiter.resolve(session);
-        return;
+        if (waiter.resolve(session)) return;
+        this.busy.delete(session);
       }
       if (this.idle.length < this.options.size) {
         this.park(session);
@@ -208,7 +212,10 @@ export class SessionPool<S> {
   private serveWaiter(): void {
     if (this.closed || this.waiters.length === 0 || this.openCount() >= this.options.max) return;
     const waiter = this.waiters.shift()!;
-    this.open().then(waiter.resolve, waiter.reject);
+    // The caller may stop waiting while its session opens: the session then goes back, or it would stay busy for good.
+    this.open().then((session) => {
+      if (!waiter.resolve(session)) void this.release(session, true);
+    }, waiter.reject);
   }
 
   private park(session: S): void {

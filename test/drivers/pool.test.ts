@@ -101,6 +101,32 @@ describe('session pool at its max', () => {
     expect([...open]).toEqual([b.id]);
   });
 
+  test('a caller that stops waiting while a session opens for it leaves that session to the pool, not busy for good', async () => {
+    const { open, factory } = fakeFactory();
+    let finishOpening: (() => void) | null = null;
+    let slow = false;
+    const pool = new SessionPool<FakeSession>(
+      { ...factory, open: () => (slow ? new Promise((resolve) => (finishOpening = () => resolve(factory.open()))) : factory.open()) },
+      { size: 1, max: 1, idleTimeoutMs: 60_000 },
+    );
+    const a = await pool.acquire();
+    slow = true;
+    const controller = new AbortController();
+    const second = pool.acquire({ signal: controller.signal });
+    const third = pool.acquire();
+    // Destroying the only session makes room: a new one starts opening for the first caller waiting.
+    await pool.release(a, false);
+    controller.abort(new Error('the client left'));
+    await expect(second).rejects.toThrow('the client left');
+    finishOpening!();
+    const next = await Promise.race([third, new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000))]);
+    expect(next, 'the caller behind it got the new session').not.toBeNull();
+    expect(open.has(next!.id)).toBe(true);
+    await pool.release(next!, true);
+    expect([pool.busyCount, pool.idleCount, open.size]).toEqual([0, 1, 1]);
+    await pool.close();
+  });
+
   test('a wait ends with its signal or its time limit, leaving the queue as it was; close refuses every waiting caller', async () => {
     const { factory } = fakeFactory();
     const pool = new SessionPool(factory, { size: 1, max: 1, idleTimeoutMs: 0 });
