@@ -61,6 +61,8 @@ export interface RunRequest {
   batchSize: number;
   /** The most rows the statement can return (its page folded into it as a LIMIT), when known: a driver may read them in one go. */
   rowsAtMost?: number;
+  /** PostgreSQL, with `rowsAtMost`: `text` with `values` written in as literals (sql/markers.ts), when each value could be. */
+  inlined?: string;
 }
 
 /**

@@ -44,26 +44,48 @@ export function clickhouseParamType(value: unknown): string {
 }
 
 /**
+ * A bound value written as a PostgreSQL literal, as postgres.js would send it
+ * unprepared (its text, of unknown type): text and numbers quoted, null as
+ * NULL. Quotes are doubled and nothing else is special: the driver sends such
+ * text only on a session whose `standard_conforming_strings` is on. The spaces
+ * keep a word before it from making it an escape (`E'`) or typed literal
+ * prefix, and a NUL, which would end the query text, is never inlined. Null
+ * for any other value (booleans, bigints, dates, arrays): those are bound.
+ */
+function pgLiteral(value: unknown): string | null {
+  if (value === null) return ' NULL ';
+  if (typeof value === 'number') return ` '${String(value)}' `;
+  if (typeof value === 'string' && !value.includes('\0')) return ` '${value.replaceAll("'", "''")}' `;
+  return null;
+}
+
+/**
  * Applies the edits left to right. Postgres and DuckDB number placeholders,
  * so a name used twice reuses its `$n` and its value is sent once; ClickHouse
  * names them `{p1:Type}` (values bound in order: `p1` is the first); MySQL and
- * SQLite take one `?` and one value per occurrence.
+ * SQLite take one `?` and one value per occurrence. For PostgreSQL, also the
+ * text with every value written in as a literal (`pgLiteral`), when each can
+ * be: the driver may send a read answered whole as one simple query.
  */
 export function render(
   sql: string,
   edits: Edit[],
   dialect: Dialect,
   params: Record<string, unknown>,
-): { text: string; values: unknown[] } {
+): { text: string; values: unknown[]; inlined: string | null } {
   const numbered = dialect === 'postgres' || dialect === 'duckdb' || dialect === 'clickhouse';
   const values: unknown[] = [];
   const indexes = new Map<string, number>();
   let text = '';
+  let inlined: string | null = dialect === 'postgres' ? '' : null;
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
-    text += sql.slice(at, edit.start);
+    const between = sql.slice(at, edit.start);
+    text += between;
+    if (inlined !== null) inlined += between;
     if ('text' in edit) {
       text += edit.text;
+      if (inlined !== null) inlined += edit.text;
     } else if (!numbered) {
       values.push(params[edit.marker]);
       text += '?';
@@ -74,8 +96,13 @@ export function render(
         indexes.set(edit.marker, index);
       }
       text += dialect === 'clickhouse' ? `{p${index}:${clickhouseParamType(params[edit.marker])}}` : `$${index}`;
+      if (inlined !== null) {
+        const literal = pgLiteral(params[edit.marker]);
+        inlined = literal === null ? null : inlined + literal;
+      }
     }
     at = edit.end;
   }
-  return { text: text + sql.slice(at), values };
+  const rest = sql.slice(at);
+  return { text: text + rest, values, inlined: inlined === null ? null : inlined + rest };
 }

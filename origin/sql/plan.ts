@@ -34,6 +34,8 @@ export interface PlannedStatement {
   probe: boolean;
   /** The most rows the statement can return, when its window was rewritten to the page; null otherwise. */
   rowsAtMost: number | null;
+  /** PostgreSQL, a page folded into the statement: the text with its values written in as literals, when each can be (markers.ts). */
+  inlined?: string;
 }
 
 /** Statements whose trailing LIMIT/OFFSET applies to the rows they return. */
@@ -56,7 +58,7 @@ export function plan(
   const limit = own?.limit ? windowValue(own.limit, params) : null;
   const offset = own?.offset ? windowValue(own.offset, params) : 0;
 
-  if (!paging) return { ...render(sql, markers, dialect, params), skip: 0, take: null, probe: false, rowsAtMost: null };
+  if (!paging) return { ...bound(sql, markers, dialect, params), skip: 0, take: null, probe: false, rowsAtMost: null };
   const start = (paging.page - 1) * paging.pageSize;
   const rewritable =
     paging.countBeyond === undefined &&
@@ -66,7 +68,7 @@ export function plan(
     plainRead;
   if (!rewritable) {
     // The database applies the statement's own window; the engine pages the cursor.
-    return { ...render(sql, markers, dialect, params), skip: start, take: paging.pageSize, probe: true, rowsAtMost: null };
+    return { ...bound(sql, markers, dialect, params), skip: start, take: paging.pageSize, probe: true, rowsAtMost: null };
   }
 
   const page = pageWindow(limit, offset, start, paging.pageSize);
@@ -80,7 +82,14 @@ export function plan(
     const end = statement[statement.length - 1].end;
     edits = [...markers, { start: end, end, text: ` ${page.clause}` }];
   }
-  return { ...render(sql, edits, dialect, params), skip: 0, take: page.take, probe: page.probe, rowsAtMost: page.rows };
+  const { text, values, inlined } = render(sql, edits, dialect, params);
+  return { text, values, ...(inlined === null ? {} : { inlined }), skip: 0, take: page.take, probe: page.probe, rowsAtMost: page.rows };
+}
+
+/** Text and values only: a statement not read whole is never sent with its values inlined. */
+function bound(sql: string, edits: Edit[], dialect: Dialect, params: Record<string, unknown>): { text: string; values: unknown[] } {
+  const { text, values } = render(sql, edits, dialect, params);
+  return { text, values };
 }
 
 /** What planning reads from the text alone: the same for every run of a statement. */

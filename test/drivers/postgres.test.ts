@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PostgresDriver } from '../../origin/drivers/postgres/driver.ts';
+import { plan } from '../../origin/sql/index.ts';
 import { Decimal, Instant, JsonValue, SqlDate, SqlTime } from '../../origin/values.ts';
 import { PG, env, failure, psql, readAll, request } from './helpers.ts';
 import { eventually } from '../harness/eventually.ts';
@@ -97,6 +98,36 @@ describe('postgres statements', () => {
     } finally {
       psql(`drop sequence ${seq}`);
     }
+  });
+
+  test('a read answered whole with its values written in: every value comes back as sent, and the session is reset with it', async () => {
+    // A function of the database's that takes a session lock (a read, as far as the text shows) and counts those its session holds.
+    const lock = unique('take_lock');
+    psql(`create function ${lock}(k int) returns bigint language sql as $$
+      select pg_catalog.pg_advisory_lock(k); select count(*) from pg_locks where locktype = 'advisory' and pid = pg_catalog.pg_backend_pid() $$`);
+    const d = driver({ poolSize: 1 });
+    const awkward = ["it's", 'back\\slash \\\' and \\x41', '$$ $q$ -- not a comment', '/* not one either', 'line\nbreak', '€ 😀 \u00e9', '', ' NULL '];
+    const planned = (values: Record<string, unknown>) => {
+      const p = plan(
+        `select :a::text as a, :n as n, :z::text as z, ${lock}(:k) as held, pg_catalog.pg_backend_pid() as pid`,
+        'postgres',
+        values,
+        { page: 1, pageSize: 10 },
+      );
+      expect(p.inlined).toBeDefined();
+      return request(p.text, { values: p.values, rowsAtMost: p.rowsAtMost!, inlined: p.inlined });
+    };
+    const pids = new Set<unknown>();
+    for (const [k, a] of awkward.entries()) {
+      const [[text, n, z, held, pid]] = await readAll(await d.run(planned({ a, n: 12.5, z: null, k })));
+      // Its own lock only: the one the read before took on the same session was released by that read's reset.
+      expect([text, n, z, held]).toEqual([a, '12.5', null, 1]);
+      pids.add(pid);
+    }
+    // One session served them all, and holds no lock now.
+    expect(pids.size).toBe(1);
+    expect(psql(`select count(*) from pg_locks where locktype = 'advisory' and pid = ${[...pids][0]}`)).toBe('0');
+    psql(`drop function ${lock}(int)`);
   });
 
   test('an abort between batches destroys the session at once: the cancel could land on its next statement', async () => {

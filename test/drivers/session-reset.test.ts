@@ -170,9 +170,10 @@ describe('postgres', () => {
     expect(row(await read('postgres', 'select count(*)::int as n from pg_prepared_statements where from_sql')).n).toBe(0);
   });
 
-  it('a statement with parameters is prepared once and kept by the reset; a table changed under it is re-planned, not an error', async () => {
+  it('a statement with bound parameters is prepared once and kept by the reset; a table changed under it is re-planned, not an error', async () => {
+    // A boolean is bound, never written into the text: the statement goes as BEGIN, a prepared statement and the reset.
     const lookup = (id: number) =>
-      readers.call('POST', '/execute_sql', { sql: 'select * from shapes where id = :id', params: { id }, connection_name: on.readers.postgres }, { 'x-api-key': readerKey });
+      readers.call('POST', '/execute_sql', { sql: 'select * from shapes where id = :id and :on', params: { id, on: true }, connection_name: on.readers.postgres }, { 'x-api-key': readerKey });
     const first = await lookup(1);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toEqual([{ id: 1, a: 'one' }]);

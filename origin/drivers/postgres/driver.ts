@@ -4,7 +4,7 @@ import type { Value } from '../../values.ts';
 import { openCursor, type Outcome, type StatementSource } from '../cursor.ts';
 import { pgCatalog } from './catalog.ts';
 import { PgLines } from './lines.ts';
-import { DBLINK_SCHEMA, endTransaction, type PgResetSession } from './reset.ts';
+import { afterEnd, DBLINK_SCHEMA, endText, endTransaction, type PgResetSession } from './reset.ts';
 import { pgType, TYPE_CATALOG_SQL, type Convert, type PgCatalogType, type PgType } from './types.ts';
 import { PooledDriver, type SessionSource } from '../pooled.ts';
 import type { ColumnMeta, ConnectionSettings, DriverEnv, LineFormat, LineStream, RowCursor, RunRequest } from '../types.ts';
@@ -191,6 +191,12 @@ async function closeSession(session: PgSession): Promise<void> {
  * the statement ran in a transaction of its own that is read-only all the
  * same. A read's reset runs after its answer: the session goes back to the
  * pool once it is reset, and what it does cannot change the answer.
+ *
+ * A read answered whole whose values could be written in (`inlined`) goes
+ * as one simple query instead: the BEGIN, the statement and the reset
+ * (reset.ts), one write and one answer. The server parses the whole text
+ * before it runs any of it, and one that fails ends the text: the reset
+ * then runs on its own, as after any failure.
  */
 class PgStatement implements StatementSource {
   private query: ValuesQuery | null = null;
@@ -203,6 +209,8 @@ class PgStatement implements StatementSource {
   private broken = false;
   /** The statement runs as one this session prepared. */
   private prepared = false;
+  /** Set once a one-trip read's reset has answered: whether the session may serve again. */
+  private resetAnswer: boolean | null = null;
 
   constructor(
     private readonly driver: PostgresDriver,
@@ -212,6 +220,8 @@ class PgStatement implements StatementSource {
   ) {}
 
   async start(cancelled: AbortSignal): Promise<ColumnMeta[]> {
+    const whole = this.oneTripText();
+    if (whole !== null) return this.startWhole(whole);
     let result: IteratorResult<unknown[][]>;
     try {
       result = await this.begin(cancelled);
@@ -222,12 +232,53 @@ class PgStatement implements StatementSource {
       this.session.prepared.delete(this.request.text);
       result = await this.begin(cancelled);
     }
-    const described = this.query!.statement?.columns ?? [];
-    const types = this.driver.typesOf(described.map((c) => c.type));
-    this.converts = types.map((t) => t.convert);
-    const columns = described.map((c, i) => ({ name: c.name, dbType: types[i].name, kind: types[i].kind }));
+    const columns = this.described(this.query!.statement?.columns ?? []);
     if (result.done) this.exhausted = true;
     else this.first = this.batch(result.value);
+    return columns;
+  }
+
+  private described(described: { name: string; type: number }[]): ColumnMeta[] {
+    const types = this.driver.typesOf(described.map((c) => c.type));
+    this.converts = types.map((t) => t.convert);
+    return described.map((c, i) => ({ name: c.name, dbType: types[i].name, kind: types[i].kind }));
+  }
+
+  /**
+   * The one simple query of a read answered whole, or null when the read
+   * must go as BEGIN, a bound statement and a reset: values that cannot be
+   * literals, a session that may write or holds dblink connections to close,
+   * or one where a quote could mean something else (standard_conforming_strings
+   * off, an encoding other than UTF-8).
+   */
+  private oneTripText(): string | null {
+    const { inlined, rowsAtMost, batchSize, timeoutMs } = this.request;
+    if (inlined === undefined || rowsAtMost === undefined || rowsAtMost > batchSize) return null;
+    if (!this.readOnly || !this.driver.sessionsReadOnly || this.session.dblink) return null;
+    const server = this.session.sql.parameters as Record<string, string | undefined>;
+    if (server.standard_conforming_strings !== 'on' || server.client_encoding !== 'UTF8') return null;
+    const limit = timeoutMs > 0 ? ` SET LOCAL statement_timeout = ${Math.ceil(timeoutMs)};` : '';
+    // Each on a line of its own: a line comment ending the statement ends there.
+    return `BEGIN READ ONLY;${limit}\n${inlined}\n;${endText({ commit: false, wrote: false })}`;
+  }
+
+  private async startWhole(text: string): Promise<ColumnMeta[]> {
+    this.begun = true;
+    this.exhausted = true;
+    const query = this.session.sql.unsafe(text).simple().values() as ValuesQuery;
+    this.query = query;
+    // One result per row description: the BEGIN's (none), the statement's, the reset's.
+    const results = (await query) as unknown as (unknown[][] & { columns?: { name: string; type: number }[] })[];
+    const [, rows, reset] = results.length === 3 ? results : [];
+    if (!rows?.columns || !reset) {
+      this.broken = true;
+      throw new Error(`the server answered ${results.length} results to a read sent whole, not 3`);
+    }
+    const columns = this.described(rows.columns);
+    this.first = this.convert(rows);
+    const at = reset.columns?.findIndex((c) => c.name === 'sql_prepared') ?? -1;
+    const sqlPrepared = (reset[0] as (string | undefined)[] | undefined)?.[at];
+    this.resetAnswer = await afterEnd(this.session, { sql_prepared: sqlPrepared }, false).then(() => true, () => false);
     return columns;
   }
 
@@ -323,7 +374,7 @@ class PgStatement implements StatementSource {
   }
 
   finish(outcome: Outcome, interrupted: boolean): Promise<void> {
-    const reset = this.reset(outcome, interrupted);
+    const reset = this.resetAnswer === null ? this.reset(outcome, interrupted) : Promise.resolve(this.resetAnswer && !interrupted);
     if (this.readOnly && outcome !== 'failed') {
       void this.driver.releaseAfter(this.session, reset);
       return Promise.resolve();

@@ -68,20 +68,33 @@ function dropDblinks(schema: string): string {
 END$$`;
 }
 
+interface EndOptions {
+  commit: boolean;
+  wrote: boolean;
+}
+
+/** What ends a statement's transaction and resets its session: the text of one simple query (several statements). */
+export function endText(options: EndOptions): string {
+  return `${options.commit ? 'COMMIT' : 'ROLLBACK'}; ${options.wrote ? `${AFTER_WRITE}; ` : ''}${lastSelect(options.wrote)}`;
+}
+
+/**
+ * Reads the answer of `endText`'s last statement (its one row, values as
+ * text) and closes dblink's connections. Rejects when the session cannot be
+ * reused: it must then be destroyed, not pooled.
+ */
+export async function afterEnd(session: PgResetSession, last: { dblink?: string | null; sql_prepared?: string } | undefined, wrote: boolean): Promise<void> {
+  if (wrote) session.dblink = last?.dblink ?? null;
+  else if (last?.sql_prepared !== '0') throw new Error('a statement prepared through SQL is left: the session is not reused');
+  if (session.dblink) await session.sql.unsafe(dropDblinks(session.dblink)).simple();
+}
+
 /**
  * Commits (a write read to its end or closed early) or rolls back, then
  * resets the session. Rejects when it could not: the session must then be
  * destroyed, not pooled.
  */
-export async function endTransaction(session: PgResetSession, options: { commit: boolean; wrote: boolean }): Promise<void> {
-  const { sql } = session;
-  const end = options.commit ? 'COMMIT' : 'ROLLBACK';
-  const results = (await sql.unsafe(`${end}; ${options.wrote ? `${AFTER_WRITE}; ` : ''}${lastSelect(options.wrote)}`).simple()) as unknown as {
-    dblink?: string | null;
-    sql_prepared?: string;
-  }[][];
-  const last = results[results.length - 1]?.[0];
-  if (options.wrote) session.dblink = last?.dblink ?? null;
-  else if (last?.sql_prepared !== '0') throw new Error('a statement prepared through SQL is left: the session is not reused');
-  if (session.dblink) await sql.unsafe(dropDblinks(session.dblink)).simple();
+export async function endTransaction(session: PgResetSession, options: EndOptions): Promise<void> {
+  const results = (await session.sql.unsafe(endText(options)).simple()) as unknown as Record<string, string | null>[][];
+  await afterEnd(session, results[results.length - 1]?.[0], options.wrote);
 }

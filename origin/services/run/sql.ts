@@ -117,6 +117,7 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
       signal: input.signal,
       batchSize: input.options.paging?.maxBytes === undefined ? BATCH_SIZE : BYTE_BOUNDED_BATCH_SIZE,
       ...(planned.rowsAtMost === null ? {} : { rowsAtMost: planned.rowsAtMost }),
+      ...(planned.inlined === undefined ? {} : { inlined: planned.inlined }),
     };
     const opened = await open(driver, request);
     return {

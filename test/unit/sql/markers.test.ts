@@ -89,3 +89,35 @@ describe('missing values', () => {
     expect(thrown(() => plan('select :toString', 'sqlite', {}, null)).extras).toEqual({ missing: ['toString'] });
   });
 });
+
+describe('values written in (PostgreSQL, a read answered whole)', () => {
+  const inline = (sql: string, params: Record<string, unknown>, dialect: 'postgres' | 'duckdb' = 'postgres') =>
+    plan(sql, dialect, params, { page: 1, pageSize: 10 }).inlined;
+
+  test('text and numbers as quoted literals of unknown type, quotes doubled; null as NULL; a repeated name written each time', () => {
+    expect(inline('select * from t where a = :a and b = :b and c = :a and d is not distinct from :n', { a: 1.5, b: "it's", n: null })).toBe(
+      "select * from t where a =  '1.5'  and b =  'it''s'  and c =  '1.5'  and d is not distinct from  NULL  LIMIT 11",
+    );
+  });
+
+  test('a backslash stays a backslash (the driver sends such text only with standard_conforming_strings on)', () => {
+    expect(inline('select :a', { a: "\\'; select 1; --" })).toBe("select  '\\''; select 1; --'  LIMIT 11");
+  });
+
+  test('no word can make the literal an escape string or a typed literal: `e:a` is no marker, and a space parts a literal from what is before it', () => {
+    expect(inline('select e:a, 1||:a', { a: "x\\'" })).toBe("select e:a, 1|| 'x\\'''  LIMIT 11");
+  });
+
+  test('a marker inside a string, a quoted name or a comment is no marker, and is left as written', () => {
+    expect(inline(`select ':a', ":a" /* :a */ , :a`, { a: 'v' })).toBe(`select ':a', ":a" /* :a */ ,  'v'  LIMIT 11`);
+  });
+
+  test('nothing is written in when one value cannot be: a NUL, a boolean, a bigint, a date, an array, an object', () => {
+    for (const a of ['a\0b', true, 5n, new Date(0), [1], { k: 1 }]) expect(inline('select :a, :b', { a, b: 'x' })).toBeUndefined();
+  });
+
+  test('only for PostgreSQL, and only for a page folded into the statement', () => {
+    expect(inline('select :a', { a: 'x' }, 'duckdb')).toBeUndefined();
+    expect(plan('select :a', 'postgres', { a: 'x' }, null).inlined).toBeUndefined();
+  });
+});

@@ -6,7 +6,16 @@ import { plan } from '../../../origin/sql/index.ts';
 const page = (sql: string, p: number, size: number, dialect: Dialect = 'postgres', params: Record<string, unknown> = {}) =>
   plan(sql, dialect, params, { page: p, pageSize: size });
 
-const rewritten = (text: string, take: number, probe: boolean) => ({ text, values: [], skip: 0, take, probe, rowsAtMost: take + (probe ? 1 : 0) });
+/** A page folded into the statement; for PostgreSQL also the text with its values written in (here the same: no markers). */
+const rewritten = (text: string, take: number, probe: boolean, dialect: Dialect = 'postgres') => ({
+  text,
+  values: [],
+  skip: 0,
+  take,
+  probe,
+  rowsAtMost: take + (probe ? 1 : 0),
+  ...(dialect === 'postgres' ? { inlined: text } : {}),
+});
 
 describe('the spec examples', () => {
   test('LIMIT 3 returns at most 3 rows whatever page_size is', () => {
@@ -42,7 +51,7 @@ describe('window forms', () => {
   test('LIMIT m, n is offset m, count n in mysql and sqlite', () => {
     for (const dialect of ['mysql', 'sqlite'] as const) {
       expect(page('SELECT * FROM t LIMIT 5, 10', 1, 4, dialect)).toEqual(
-        rewritten('SELECT * FROM t LIMIT 5 OFFSET 5', 4, true),
+        rewritten('SELECT * FROM t LIMIT 5 OFFSET 5', 4, true, dialect),
       );
       expect(page('SELECT * FROM t LIMIT 5, 10', 3, 4, dialect).text).toBe('SELECT * FROM t LIMIT 2 OFFSET 13');
     }
@@ -127,7 +136,7 @@ describe('bound window numbers', () => {
     ['a string of digits', '25', '5'],
   ])('accepts %s', (_, n, o) => {
     for (const dialect of ['postgres', 'mysql', 'duckdb', 'sqlite'] as const) {
-      expect(page(sql, 2, 10, dialect, { n, o })).toEqual(rewritten('SELECT * FROM t LIMIT 11 OFFSET 15', 10, true));
+      expect(page(sql, 2, 10, dialect, { n, o })).toEqual(rewritten('SELECT * FROM t LIMIT 11 OFFSET 15', 10, true, dialect));
     }
   });
 
@@ -154,6 +163,7 @@ describe('bound window numbers', () => {
       take: 2,
       probe: true,
       rowsAtMost: 3,
+      inlined: "SELECT * FROM t WHERE a <  '5'  AND b =  'x'  LIMIT 3",
     });
     expect(page(text, 1, 2, 'mysql', { n: 5, b: 'x' }).values).toEqual([5, 'x']);
   });
