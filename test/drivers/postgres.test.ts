@@ -130,6 +130,20 @@ describe('postgres statements', () => {
     psql(`drop function ${lock}(int)`);
   });
 
+  test('on a database whose strings read backslashes as escapes, values are bound, never written in', async () => {
+    psql(`alter database ${db} set standard_conforming_strings = off`);
+    try {
+      const d = new PostgresDriver({ ...PG, database: db, options: { application_name: app } }, env());
+      drivers.push(d);
+      const value = "\\' or true --";
+      const p = plan('select :a::text as a', 'postgres', { a: value }, { page: 1, pageSize: 10 });
+      const cursor = await d.run(request(p.text, { values: p.values, rowsAtMost: p.rowsAtMost!, inlined: p.inlined }));
+      expect(await readAll(cursor)).toEqual([[value]]);
+    } finally {
+      psql(`alter database ${db} reset standard_conforming_strings`);
+    }
+  });
+
   test('an abort between batches destroys the session at once: the cancel could land on its next statement', async () => {
     const d = driver();
     const controller = new AbortController();
