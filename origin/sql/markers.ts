@@ -63,21 +63,23 @@ function pgLiteral(value: unknown): string | null {
  * Applies the edits left to right. Postgres and DuckDB number placeholders,
  * so a name used twice reuses its `$n` and its value is sent once; ClickHouse
  * names them `{p1:Type}` (values bound in order: `p1` is the first); MySQL and
- * SQLite take one `?` and one value per occurrence. For PostgreSQL, also the
- * text with every value written in as a literal (`pgLiteral`), when each can
- * be: the driver may send a read answered whole as one simple query.
+ * SQLite take one `?` and one value per occurrence. With `inline`, for
+ * PostgreSQL, also the text with every value written in as a literal
+ * (`pgLiteral`), when each can be: the driver may send a read answered whole
+ * as one simple query.
  */
 export function render(
   sql: string,
   edits: Edit[],
   dialect: Dialect,
   params: Record<string, unknown>,
+  inline = false,
 ): { text: string; values: unknown[]; inlined: string | null } {
   const numbered = dialect === 'postgres' || dialect === 'duckdb' || dialect === 'clickhouse';
   const values: unknown[] = [];
   const indexes = new Map<string, number>();
   let text = '';
-  let inlined: string | null = dialect === 'postgres' ? '' : null;
+  let inlined: string | null = inline && dialect === 'postgres' ? '' : null;
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
     const between = sql.slice(at, edit.start);

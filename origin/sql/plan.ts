@@ -58,7 +58,10 @@ export function plan(
   const limit = own?.limit ? windowValue(own.limit, params) : null;
   const offset = own?.offset ? windowValue(own.offset, params) : 0;
 
-  if (!paging) return { ...bound(sql, markers, dialect, params), skip: 0, take: null, probe: false, rowsAtMost: null };
+  if (!paging) {
+    const { text, values } = render(sql, markers, dialect, params);
+    return { text, values, skip: 0, take: null, probe: false, rowsAtMost: null };
+  }
   const start = (paging.page - 1) * paging.pageSize;
   const rewritable =
     paging.countBeyond === undefined &&
@@ -68,7 +71,8 @@ export function plan(
     plainRead;
   if (!rewritable) {
     // The database applies the statement's own window; the engine pages the cursor.
-    return { ...bound(sql, markers, dialect, params), skip: start, take: paging.pageSize, probe: true, rowsAtMost: null };
+    const { text, values } = render(sql, markers, dialect, params);
+    return { text, values, skip: start, take: paging.pageSize, probe: true, rowsAtMost: null };
   }
 
   const page = pageWindow(limit, offset, start, paging.pageSize);
@@ -82,14 +86,9 @@ export function plan(
     const end = statement[statement.length - 1].end;
     edits = [...markers, { start: end, end, text: ` ${page.clause}` }];
   }
-  const { text, values, inlined } = render(sql, edits, dialect, params);
+  // Only a statement read whole may be sent with its values written in.
+  const { text, values, inlined } = render(sql, edits, dialect, params, true);
   return { text, values, ...(inlined === null ? {} : { inlined }), skip: 0, take: page.take, probe: page.probe, rowsAtMost: page.rows };
-}
-
-/** Text and values only: a statement not read whole is never sent with its values inlined. */
-function bound(sql: string, edits: Edit[], dialect: Dialect, params: Record<string, unknown>): { text: string; values: unknown[] } {
-  const { text, values } = render(sql, edits, dialect, params);
-  return { text, values };
 }
 
 /** What planning reads from the text alone: the same for every run of a statement. */
