@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 
-const REASON = 'Client connection prematurely closed.';
+export const CLIENT_LEFT = 'Client connection prematurely closed.';
 const signals = new WeakMap<ServerResponse, AbortSignal>();
 
 /** The Node response under @hono/node-server; none elsewhere. */
@@ -22,8 +22,8 @@ export function clientSignal(c: Context): AbortSignal {
   let signal = signals.get(outgoing);
   if (!signal) {
     const controller = new AbortController();
-    if (left(outgoing)) controller.abort(REASON);
-    else outgoing.once('close', () => outgoing.writableFinished || controller.abort(REASON));
+    if (left(outgoing)) controller.abort(CLIENT_LEFT);
+    else outgoing.once('close', () => outgoing.writableFinished || controller.abort(CLIENT_LEFT));
     signal = controller.signal;
     signals.set(outgoing, signal);
   }
@@ -38,4 +38,26 @@ export function clientSignal(c: Context): AbortSignal {
 export function clientGone(c: Context): boolean {
   const outgoing = outgoingOf(c);
   return outgoing ? left(outgoing) : false;
+}
+
+/**
+ * Calls `gone` once if the client goes away before its response is handed
+ * over whole; returns what stops watching. For a caller that already has a
+ * signal of its own to abort: one listener on the Node response, no second
+ * signal.
+ */
+export function onClientGone(c: Context, gone: () => void): () => void {
+  const outgoing = outgoingOf(c);
+  if (!outgoing) {
+    const signal = c.req.raw.signal;
+    signal.addEventListener('abort', gone, { once: true });
+    return () => signal.removeEventListener('abort', gone);
+  }
+  if (left(outgoing)) {
+    gone();
+    return () => {};
+  }
+  const onClose = () => outgoing.writableFinished || gone();
+  outgoing.once('close', onClose);
+  return () => outgoing.off('close', onClose);
 }

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { tablesOf, usableConnections } from '../../services/mcp/connections.ts';
 import { mcpRowOptions } from '../../services/mcp/options.ts';
 import { type RowsOutcome, errorResult, rowsResult, valueResult } from '../../services/mcp/result.ts';
+import type { RowOptions } from '../../services/run/options.ts';
 import { pageShape } from '../../services/run/page-body.ts';
 import type { RunAnswer, RunSource } from '../../services/run/request.ts';
 import { run } from '../../services/run/run.ts';
@@ -27,7 +28,7 @@ export async function callQueryTool(call: McpCall, query: string, args: Record<s
     return errorResult('Invalid arguments', { errors: { connection_name: 'must be the name of a connection' } });
   }
   const options = mcpRowOptions(deps.env, caller);
-  const page = await pageOf(call, { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken: call.signInToken }, signal);
+  const page = await pageOf(call, { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken: call.signInToken }, options, signal);
   const fetchAll = () => `GET ${streamUrl(call, page.query, supplied, connection)} with your key`;
   return rowsResult(`${page.query} (version ${page.version})`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
 }
@@ -45,7 +46,7 @@ export async function callSqlTool(call: McpCall, args: Record<string, unknown>, 
   const { deps, caller } = call;
   const { sql, connection_name: connection, params } = parsed.data;
   const options = mcpRowOptions(deps.env, caller);
-  const page = await pageOf(call, { kind: 'sql', sql, params: params ?? {}, connection }, signal, { readOnly: true });
+  const page = await pageOf(call, { kind: 'sql', sql, params: params ?? {}, connection }, options, signal, { readOnly: true });
   const fetchAll = () => `POST ${call.mainUrl('/execute_sql?stream=true&format=ndjson')} with your key and the same sql, params and connection_name`;
   return rowsResult(`SQL on ${connection}`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
 }
@@ -76,9 +77,9 @@ type ToolPage = Pick<RowsOutcome, 'rows' | 'truncated' | 'leftOut' | 'cutAtBytes
  * and whether its byte budget cut it, read from the page's own headers,
  * which a cached page keeps.
  */
-async function pageOf(call: McpCall, source: RunSource, signal: AbortSignal, { readOnly = false } = {}): Promise<ToolPage> {
+async function pageOf(call: McpCall, source: RunSource, options: RowOptions, signal: AbortSignal, { readOnly = false } = {}): Promise<ToolPage> {
   const { deps, caller } = call;
-  const answer: RunAnswer = await run(deps, { caller, source, options: mcpRowOptions(deps.env, caller), transport: 'mcp', signal, scope: call.scope, readOnly });
+  const answer: RunAnswer = await run(deps, { caller, source, options, transport: 'mcp', signal, scope: call.scope, readOnly });
   if (answer.kind !== 'page') throw new Error('an MCP tool reads one page');
   const body: unknown = answer.body === null ? null : JSON.parse(Buffer.from(answer.body).toString('utf8'));
   const headers = new Map(Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]));

@@ -2,6 +2,8 @@ import { type Context, Hono } from 'hono';
 import { DEPTH_PROBLEM, nestsDeeperThan } from '../../../shared/json-depth.ts';
 import { bodyBytes } from '../../http/body.ts';
 import type { AppEnv } from '../../http/context.ts';
+import { mcpCallOf } from './call.ts';
+import { answerToolCall, cancelDirectCall, directToolCall } from './direct-call.ts';
 import { authInfoOf } from './server.ts';
 import { mcpSessions, ownerOf } from './sessions.ts';
 
@@ -22,12 +24,16 @@ async function handle(c: Context<AppEnv>): Promise<Response> {
   const sessions = await mcpSessions(c.get('deps'));
   const owner = ownerOf(c.get('caller'));
   const id = c.req.header('mcp-session-id');
-  const options = { authInfo: authInfoOf(c), parsedBody: c.req.method === 'POST' ? await messageOf(c) : undefined };
+  const call = mcpCallOf(c);
+  const options = { authInfo: authInfoOf(call), parsedBody: c.req.method === 'POST' ? await messageOf(c) : undefined };
   if (options.parsedBody === PARSE_ERROR) return rpcError(c, 400, -32700, 'Parse error: the body is not JSON');
   if (options.parsedBody === TOO_DEEP) return rpcError(c, 400, -32600, `Invalid Request: the body ${DEPTH_PROBLEM}`);
   if (id !== undefined) {
     const session = sessions.find(id, owner);
     if (!session) return rpcError(c, 404, -32001, 'Session not found: start a new one with initialize');
+    const direct = c.req.method === 'POST' ? directToolCall(c, sessions.sdk, options.parsedBody) : null;
+    if (direct) return answerToolCall(c, sessions.sdk, session, call, direct);
+    cancelDirectCall(session, options.parsedBody);
     return session.transport.handleRequest(c.req.raw, options);
   }
   if (c.req.method !== 'POST') return rpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');

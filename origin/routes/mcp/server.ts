@@ -1,14 +1,12 @@
-import type { Context } from 'hono';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { SluiceError } from '../../errors.ts';
-import type { AppEnv } from '../../http/context.ts';
 import { mcpRowOptions } from '../../services/mcp/options.ts';
 import { errorResult } from '../../services/mcp/result.ts';
 import { type McpTool, toolsFor } from '../../services/mcp/tools.ts';
-import { type McpCall, mcpCallOf } from './call.ts';
+import type { McpCall } from './call.ts';
 import { callConnectionsTool, callQueryTool, callSqlTool, callTablesTool } from './call-tools.ts';
 import type { McpSdk } from './sdk.ts';
 
@@ -19,8 +17,8 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * the route hands the transport what a call needs of that request (call.ts)
  * as `authInfo.extra`, and the handlers read it back here.
  */
-export function authInfoOf(c: Context<AppEnv>): AuthInfo {
-  return { token: '', clientId: c.get('caller').name, scopes: [], extra: { call: mcpCallOf(c) } };
+export function authInfoOf(call: McpCall): AuthInfo {
+  return { token: '', clientId: call.caller.name, scopes: [], extra: { call } };
 }
 
 function callOf(sdk: McpSdk, extra: Extra): McpCall {
@@ -53,24 +51,31 @@ export function createMcpServer(sdk: McpSdk, version: string, tools: SessionTool
     return { tools: listed.map(wireTool) };
   });
 
-  server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
     const call = callOf(sdk, extra);
-    const { name } = request.params;
-    const args = request.params.arguments ?? {};
-    const signal = either(call.signal(), extra.signal);
-    try {
-      // A tool the caller's listing lacks (a built-in included: a key without connection grants runs no SQL) is unknown.
-      const tool = await toolOf(call, tools, name);
-      if (tool?.builtin === 'execute_sql') return await callSqlTool(call, args, signal);
-      if (tool?.builtin === 'list_tables') return await callTablesTool(call, args);
-      if (tool?.builtin === 'list_connections') return await callConnectionsTool(call);
-      if (!tool?.query) throw unknownTool(sdk, name);
-      return await callQueryTool(call, tool.query, args, signal);
-    } catch (err) {
-      return failure(sdk, call, name, err);
-    }
+    return callTool(sdk, call, tools, request.params.name, request.params.arguments ?? {}, either(call.signal(), extra.signal));
   });
   return server;
+}
+
+/**
+ * Runs a tool of the session's listing with its arguments, as the SDK's
+ * `tools/call` handler and the direct path (direct-call.ts) both do: a
+ * refusal or failure is the tool's error, an unknown tool a protocol error
+ * (thrown, an `McpError`).
+ */
+export async function callTool(sdk: McpSdk, call: McpCall, tools: SessionTools, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  try {
+    // A tool the caller's listing lacks (a built-in included: a key without connection grants runs no SQL) is unknown.
+    const tool = await toolOf(call, tools, name);
+    if (tool?.builtin === 'execute_sql') return await callSqlTool(call, args, signal);
+    if (tool?.builtin === 'list_tables') return await callTablesTool(call, args);
+    if (tool?.builtin === 'list_connections') return await callConnectionsTool(call);
+    if (!tool?.query) throw unknownTool(sdk, name);
+    return await callQueryTool(call, tool.query, args, signal);
+  } catch (err) {
+    return failure(sdk, call, name, err);
+  }
 }
 
 /**

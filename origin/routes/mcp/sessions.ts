@@ -16,10 +16,13 @@ const MAX_SESSIONS_PER_CALLER = 100;
 /** How often the sessions look for grant and query changes (two counters compared: no store read). */
 const CHECK_MS = 1000;
 
-interface Session {
+export interface Session {
   owner: string;
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
+  tools: SessionTools;
+  /** The session's tool calls in flight on the direct path (direct-call.ts), by JSON-RPC id, for `notifications/cancelled`. */
+  calls: Map<string | number, AbortController>;
   lastUsed: number;
 }
 
@@ -52,7 +55,7 @@ export class McpSessions {
 
   constructor(
     private readonly deps: AppDeps,
-    private readonly sdk: McpSdk,
+    readonly sdk: McpSdk,
   ) {}
 
   /** The session `id` when `owner` holds it. */
@@ -72,7 +75,7 @@ export class McpSessions {
       sessionIdGenerator: randomUUID,
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
-        session = { owner, transport, server, lastUsed: Date.now() };
+        session = { owner, transport, server, tools, calls: new Map(), lastUsed: Date.now() };
         this.keep(id, session);
       },
       onsessionclosed: (id) => {

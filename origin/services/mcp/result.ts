@@ -37,7 +37,9 @@ function leftOutText(leftOut: LeftOut | null): string {
  */
 export function rowsResult(what: string, outcome: RowsOutcome): CallToolResult {
   const budget = outcome.maxBytes - ENVELOPE_BYTES;
-  let result = buildRows(what, outcome);
+  const rowsText = JSON.stringify(outcome.rows);
+  let result = buildRows(what, outcome, rowsText);
+  if (!outcome.truncated && surelyFits(rowsText, what, budget)) return result;
   let over = answerBytes(result) - budget;
   if (over <= 0) return result;
   // Each row is in the answer twice: as JSON, and as JSON inside the text's string.
@@ -60,7 +62,16 @@ export function rowsResult(what: string, outcome: RowsOutcome): CallToolResult {
 
 const answerBytes = (result: CallToolResult): number => Buffer.byteLength(JSON.stringify(result));
 
-function buildRows(what: string, outcome: RowsOutcome): CallToolResult {
+/**
+ * Whether a whole answer fits without measuring it: its rows once as JSON and
+ * once as a JSON string (escaping makes a byte at most six), the summary as a
+ * string, and the fixed keys around them.
+ */
+function surelyFits(rowsText: string, what: string, budget: number): boolean {
+  return 7 * Buffer.byteLength(rowsText) + 6 * Buffer.byteLength(what) + 512 <= budget;
+}
+
+function buildRows(what: string, outcome: RowsOutcome, rowsText = JSON.stringify(outcome.rows)): CallToolResult {
   const count = outcome.rows.length;
   const limit = outcome.cutAtBytes ? `${outcome.maxBytes} bytes, SLUICE_MCP_MAX_BYTES` : String(outcome.cap);
   const returned = count === 0 ? `No row is returned (the first alone passes the limit here, ${limit})` : `Only the first ${plural(count, 'row')} are returned (the limit here is ${limit})`;
@@ -70,7 +81,7 @@ function buildRows(what: string, outcome: RowsOutcome): CallToolResult {
   return {
     content: [
       { type: 'text', text: summary },
-      { type: 'text', text: JSON.stringify(outcome.rows) },
+      { type: 'text', text: rowsText },
     ],
     structuredContent: {
       rows: outcome.rows,
