@@ -1,11 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
+import { outgoingOf } from './node-response.ts';
 
 export const CLIENT_LEFT = 'Client connection prematurely closed.';
 const signals = new WeakMap<ServerResponse, AbortSignal>();
 
-/** The Node response under @hono/node-server; none elsewhere. */
-const outgoingOf = (c: Context) => (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
 /** The client went away before the response was handed over whole. */
 const left = (outgoing: ServerResponse) => outgoing.destroyed && !outgoing.writableFinished;
 

@@ -6,6 +6,7 @@ import type { RunRequest, StreamAnswer } from '../services/run/request.ts';
 import { streamBytes } from '../services/run/stream-bytes.ts';
 import { clientSignal } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
+import { addTrailers } from './node-response.ts';
 import { requestScopeOf } from './request-scope.ts';
 
 /**
@@ -22,22 +23,28 @@ export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, '
     if (err instanceof SluiceError && err.status === 429 && err.extras.retry_after === undefined) c.header('Retry-After', '1');
     throw err;
   }
-  if (answer.kind === 'stream') return download(answer, request.options.format);
+  if (answer.kind === 'stream') return download(c, answer, request.options.format);
   if (answer.serializationMs !== null) c.set('serializationMs', answer.serializationMs);
   return new Response(answer.body as Uint8Array<ArrayBuffer> | null, { status: answer.status, headers: answer.headers });
 }
 
 /**
  * The whole result as a download, pulled from the cursor as the client
- * reads. Lines the database wrote itself only get the header.
+ * reads. Lines the database wrote itself only get the header. It ends with
+ * the trailers `Sluice-Rows` (the rows sent) and `Sluice-Complete` (false
+ * when a row cap cut them), so a cut stream never passes for a whole one;
+ * a stream that fails mid-way ends without its last chunk instead.
  */
-async function download(answer: StreamAnswer, format: Format): Promise<Response> {
+async function download(c: Context<AppEnv>, answer: StreamAnswer, format: Format): Promise<Response> {
   const { serializer, chunks } = await streamBytes(answer.run, format);
-  return new Response(toReadable(chunks), {
+  const { run } = answer;
+  const ended = () => addTrailers(c, { 'Sluice-Rows': String(run.rows()), 'Sluice-Complete': String(!run.capped()) });
+  return new Response(toReadable(chunks, ended), {
     status: 200,
     headers: {
       'Content-Type': serializer.contentType,
       'Content-Disposition': `attachment; filename="${answer.label.filename}.${serializer.extension}"`,
+      Trailer: 'Sluice-Rows, Sluice-Complete',
     },
   });
 }
@@ -47,15 +54,17 @@ async function download(answer: StreamAnswer, format: Format): Promise<Response>
  * taken the previous one. A client that goes away cancels the stream, which
  * ends the iterator and so closes the database cursor.
  */
-function toReadable(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+function toReadable(chunks: AsyncIterable<Uint8Array>, ended: () => void): ReadableStream<Uint8Array> {
   const iterator = chunks[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
           const { value, done } = await iterator.next();
-          if (done) controller.close();
-          else controller.enqueue(value);
+          if (done) {
+            ended();
+            controller.close();
+          } else controller.enqueue(value);
         } catch (err) {
           // Mid-stream failure: the download just ends early (headers are already sent).
           controller.error(err);

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { expect } from 'vitest';
 import type { Dialect } from '../../origin/drivers/types.ts';
 import type { Origin } from '../harness/origin.ts';
@@ -88,4 +89,30 @@ export async function expectErrorBeforeData(start: StreamStart, status: number):
   expect(typeof body.error, text).toBe('string');
   expect(body).not.toHaveProperty('code');
   return body;
+}
+
+export interface TrailedStream {
+  bytes: Buffer;
+  /** The `Trailer` header: the trailers the response declares. */
+  declared: string | undefined;
+  trailers: Record<string, string>;
+}
+
+/**
+ * `POST /execute_sql?stream=true&format=…` read with node:http, which hands
+ * over a chunked response's trailers (fetch does not): loopback only.
+ */
+export function streamWithTrailers(origin: Origin, body: Record<string, unknown>, format: StreamFormat): Promise<TrailedStream> {
+  const url = new URL(`/execute_sql?stream=true&format=${format}`, origin.url);
+  if (url.hostname !== '127.0.0.1') throw new Error(`loopback only: ${url.hostname}`);
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('error', reject);
+      res.on('end', () => resolve({ bytes: Buffer.concat(parts), declared: res.headers.trailer, trailers: res.trailers as Record<string, string> }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
 }

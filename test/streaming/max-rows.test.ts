@@ -6,13 +6,15 @@ import { hyparquetRead } from '../formats/readers.ts';
 import { logsCaughtUp, startOrigin } from '../harness/origin.ts';
 import { DRIVERS } from '../query/fixture.ts';
 import { parseCsv } from '../unit/formats/parsers.ts';
-import { STREAM_FORMATS, type StreamFormat, seriesSql, streamed } from './fixture.ts';
+import { STREAM_FORMATS, type StreamFormat, seriesSql, streamWithTrailers, streamed } from './fixture.ts';
 import { eventually } from '../harness/eventually.ts';
 
 /**
  * SLUICE_STREAM_MAX_ROWS caps a stream: past the cap the download ends with
  * exactly that many rows and a warning is logged; at or under it nothing is
- * cut or logged. A malformed value stops startup, naming the variable.
+ * cut or logged. Every stream ends with the trailers `Sluice-Rows` and
+ * `Sluice-Complete`, so a cut one never passes for a whole one. A malformed
+ * value stops startup, naming the variable.
  */
 
 const CAP = 1000;
@@ -68,6 +70,20 @@ describe.each(DRIVERS)('%s', (driver) => {
     // A warning is logged as the stream's run ends, before its body does.
     await logsCaughtUp(env.origin);
     expect(capWarnings()).toBe(before);
+  });
+});
+
+describe.each(DRIVERS)('%s: the trailers of a stream', (driver) => {
+  it.each(['ndjson', 'csv'] as const)('%s: cut at the cap, Sluice-Complete false; whole, true; each with the rows sent', async (format) => {
+    const cut = await streamWithTrailers(env.origin, { sql: seriesSql(driver, 5000), connection_name: env.conn[driver] }, format);
+    expect(cut.declared).toBe('Sluice-Rows, Sluice-Complete');
+    expect(await ns(format, cut.bytes)).toEqual(upTo(CAP));
+    expect(cut.trailers).toEqual({ 'sluice-rows': String(CAP), 'sluice-complete': 'false' });
+    for (const count of [CAP, 7]) {
+      const whole = await streamWithTrailers(env.origin, { sql: seriesSql(driver, count), connection_name: env.conn[driver] }, format);
+      expect(await ns(format, whole.bytes)).toEqual(upTo(count));
+      expect(whole.trailers).toEqual({ 'sluice-rows': String(count), 'sluice-complete': 'true' });
+    }
   });
 });
 

@@ -36,6 +36,8 @@ export interface StreamRun extends RunBase {
   body: StreamBody;
   /** Rows passed to the consumer so far (all of them once the body is read to its end). */
   rows(): number;
+  /** Whether a row cap (SLUICE_STREAM_MAX_ROWS, the key's `max_rows`) cut the rows: read once the body has ended. */
+  capped(): boolean;
   /** Closes the cursor of a body never read (reading it, or stopping it, closes it otherwise). */
   abandon(): Promise<void>;
   /** Closes the cursor of a `file` body taken from its path rather than read, counting the run as done. */
@@ -122,6 +124,7 @@ export function streamRun(deps: AppDeps, begun: Begun, options: RowOptions, shap
     columns,
     body,
     rows: () => shaped.rows(),
+    capped: () => shaped.capped(),
     abandon: () => closeUnread(false),
     async complete() {
       if (shaped.kind !== 'file') throw new Error('only a file body is taken from its path');
