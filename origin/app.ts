@@ -23,6 +23,7 @@ import { health } from './routes/health.ts';
 import { mcpRoute } from './routes/mcp/index.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { openApiRoute } from './routes/openapi.ts';
+import { resultChunkRoute, resultsRoute } from './routes/results.ts';
 import { runQuery } from './routes/run-saved-query.ts';
 import { actingWorkspace, routingPath } from './routes/v1/acting-workspace.ts';
 import { mountManagementApi } from './routes/v1/index.ts';
@@ -45,6 +46,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', health);
   app.route('/', metricsRoute);
   app.use(storeGate);
+  // A chunk link's signature is its credential: no key is asked for.
+  app.route('/', resultChunkRoute);
   app.use(identifyCaller);
   app.use('/api/v1/*', pushEdgeChanges);
   app.use('/api/v1/*', actingWorkspace);
@@ -52,6 +55,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', executeSql);
   app.route('/', executeMongo);
   app.route('/', runQuery);
+  app.route('/', resultsRoute);
   app.route('/', connectionsPublic);
   app.route('/', catalogRoute);
   app.route('/', openApiRoute);

@@ -176,6 +176,18 @@ export const envSchema = z.object({
   SLUICE_EDGE_LEASE: wholeNumber(15, { min: 3, max: 600 }),
   /** Seconds an export run's lease lasts unless renewed (every third of it, while the run is alive). */
   SLUICE_EXPORT_LEASE: wholeNumber(60, { min: 3, max: 3600 }),
+  /** Folder of stored results' chunk files; unset: `results` under SLUICE_DATA_DIR. */
+  SLUICE_RESULT_DIR: optionalText,
+  /** Seconds a result's chunk link works. */
+  SLUICE_RESULT_LINK_TTL: wholeNumber(900, { min: 1, max: 7 * 86_400 }),
+  /** Seconds a finished result's chunks are kept. */
+  SLUICE_RESULT_TTL: wholeNumber(3600, { min: 10, max: 30 * 86_400 }),
+  /** Bytes of chunks this origin keeps at most; a result that would pass it fails. */
+  SLUICE_RESULT_MAX_BYTES: wholeNumber(10 * 2 ** 30, { min: 2 ** 20, max: 2 ** 50 }),
+  /** Results this origin writes at once; more wait in order (`queued`). */
+  SLUICE_RESULTS_MAX_RUNNING: wholeNumber(4, { min: 1, max: 64 }),
+  /** Seconds a running result's lease lasts unless renewed: a result whose origin died is marked failed once it lapses. */
+  SLUICE_RESULT_LEASE: wholeNumber(30, { min: 3, max: 3600 }),
   /** A second port serving only `/mcp` (the MCP endpoint is always on SLUICE_PORT too); unset: none. */
   SLUICE_MCP_PORT: optionalText.pipe(
     z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().min(1, 'must be a port from 1 to 65535').max(65535, 'must be a port from 1 to 65535')).optional(),

@@ -12,6 +12,9 @@ import { AuditDeliverer } from './audit/delivery/deliverer.ts';
 import { configuredOutputs } from './audit/delivery/outputs.ts';
 import { mcpPortFetch } from './http/mcp-port.ts';
 import { readSnapshot } from './access/directory-snapshot.ts';
+import { resultRunner } from './services/results/runner.ts';
+import { ORIGIN_STOPPED } from './services/results/start.ts';
+import { startResultSweeper } from './services/results/sweep.ts';
 
 const logger = createLogger(process.env);
 
@@ -53,6 +56,7 @@ const auditDelivery = new AuditDeliverer(store, configuredOutputs(env, deps.vers
 auditDelivery.start();
 
 const app = createApp(deps);
+const stopSweepingResults = startResultSweeper(deps);
 deps.ports = {};
 const server = serve({ fetch: app.fetch, hostname: env.SLUICE_HOST, port: env.SLUICE_PORT }, (info) => {
   deps.ports!.main = info.port;
@@ -102,6 +106,8 @@ async function shutdown(signal: string) {
   server.close();
   mcpServer?.close();
   await auditDelivery.stop().catch(() => {});
+  stopSweepingResults();
+  await resultRunner(deps).stop(ORIGIN_STOPPED).catch(() => {});
   await opened.close();
   process.exit(0);
 }

@@ -7,10 +7,13 @@ import type { AppEnv } from './context.ts';
 import { isManagementPath } from './route-family.ts';
 import { storeUnavailable } from './store-gate.ts';
 
+/** `/results` answers its errors with a `code`, as the Management API does: a client tells an expired link from a changed one by it. */
+const isResultsPath = (path: string) => path === '/results' || path.startsWith('/results/');
+
 /** The one place an error becomes a response, in the spec's shape for the route family; a `retry_after` is also sent as `Retry-After`. */
 export function errorResponse(err: SluiceError, c: Context<AppEnv>): Response {
   const requestId = c.get('requestId');
-  const body = isManagementPath(c.req.path)
+  const body = isManagementPath(c.req.path) || isResultsPath(c.req.path)
     ? { error: err.message, code: err.code, request_id: requestId, ...err.extras }
     : { error: err.message, ...err.extras };
   const retryAfter = err.extras.retry_after;

@@ -1,5 +1,5 @@
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { connections, destinations } from '../store/schema/index.ts';
+import { connections, destinations, serverSecrets } from '../store/schema/index.ts';
 
 /**
  * Every stored password, for rekey, the key-rotation alert and the startup
@@ -18,4 +18,6 @@ export interface SecretColumn {
 export const SECRET_COLUMNS: readonly SecretColumn[] = [
   { kind: 'connection', table: connections, id: connections.id, name: connections.name, value: connections.password },
   { kind: 'destination', table: destinations, id: destinations.id, name: destinations.name, value: destinations.password },
+  // The results' link signing key, made on the first POST /results: rekeyed with the rest.
+  { kind: 'server secret', table: serverSecrets, id: serverSecrets.name, name: serverSecrets.name, value: serverSecrets.value },
 ];

@@ -5,4 +5,7 @@
  */
 const PUBLIC_PATHS = new Set(['/', '/health', '/docs', '/openapi.json', '/metrics']);
 
-export const isPublicPath = (path: string): boolean => PUBLIC_PATHS.has(path) || path === '/console' || path.startsWith('/console/');
+/** A stored result's chunk link: its signature is the credential (docs/reference/results.md). */
+const CHUNK_LINK = /^\/results\/[^/]+\/chunks\/[^/]+$/;
+
+export const isPublicPath = (path: string): boolean => PUBLIC_PATHS.has(path) || path === '/console' || path.startsWith('/console/') || CHUNK_LINK.test(path);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Caller } from '../../access/caller.ts';
 import { accessDirectory } from '../../access/directory.ts';
+export { ownerOf } from '../../access/owner.ts';
 import type { AppDeps } from '../../deps.ts';
 import { queryChanges } from '../../services/queries/definition-cache.ts';
 import { type McpSdk, loadMcpSdk } from './sdk.ts';
@@ -24,18 +24,6 @@ export interface Session {
   /** The session's tool calls in flight on the direct path (direct-call.ts), by JSON-RPC id, for `notifications/cancelled`. */
   calls: Map<string | number, AbortController>;
   lastUsed: number;
-}
-
-/**
- * Who a session belongs to: a key (by id, so both secrets of a rotation
- * share it), an administrator, the server key or everyone on an open
- * server. Another caller presenting its session id is told it does not
- * exist.
- */
-export function ownerOf(caller: Caller): string {
-  if (caller.key) return `key:${caller.key.id}`;
-  if (caller.administrator) return `administrator:${caller.administrator.id}`;
-  return caller.via;
 }
 
 /**

@@ -49,6 +49,30 @@ export const runQueryBody = z.strictObject({
   ...rowOptions,
 });
 
+/** `POST /results` */
+export const resultsBody = z.strictObject({
+  sql: z.string().optional().describe('One ad-hoc statement (with connection_name), as /execute_sql takes it'),
+  query: z.string().optional().describe('A saved query by name, as /q/{name} runs it'),
+  version: z.number().int().min(1).optional().describe('With query: this version instead of the published one'),
+  mongo: z
+    .strictObject({
+      collection: z.string(),
+      filter: z.record(z.string(), z.unknown()).optional(),
+      projection: z.record(z.string(), z.unknown()).optional(),
+      sort: z.record(z.string(), z.unknown()).optional(),
+      limit: whole.optional(),
+      skip: whole.optional(),
+    })
+    .optional()
+    .describe('A find on a mongodb connection (with connection_name), as /execute_mongo takes it'),
+  params: z.record(z.string(), z.unknown()).optional().describe('Marker or parameter values'),
+  connection_name: z.string().min(1).optional().describe('The connection; with query, wins over its default'),
+  format: z.enum(['csv', 'tsv', 'ndjson', 'parquet']).optional().describe('The chunks\' format (default ndjson)'),
+  wait: z.number().int().min(0).max(60).optional().describe('Seconds to wait for the result to finish before answering 202 (default 10)'),
+  chunk_rows: z.number().int().min(1).optional().describe('Rows per chunk (default 1,000,000); each chunk is a whole file of its format'),
+  timeout: rowOptionFields.timeout.describe('Seconds; can only lower the server limit'),
+});
+
 /** A request body's JSON Schema from its zod schema, as the client sends it. */
 export function bodySchema(schema: z.ZodType): JsonSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;

@@ -1,5 +1,5 @@
 import { FORMATS, type Format } from '../../formats/index.ts';
-import { bodySchema, executeMongoBody, executeSqlBody } from './bodies.ts';
+import { bodySchema, executeMongoBody, executeSqlBody, resultsBody } from './bodies.ts';
 import { catalogSchema } from './catalog.ts';
 import type { JsonSchema } from './parameter-schema.ts';
 
@@ -110,6 +110,31 @@ export function components(): JsonSchema {
       TableDdl: { type: 'object', properties: { connection: text, table: text, ddl: text } },
       ExecuteSqlBody: bodySchema(executeSqlBody),
       ExecuteMongoBody: bodySchema(executeMongoBody),
+      ResultsBody: bodySchema(resultsBody),
+      Result: {
+        type: 'object',
+        description: 'A stored result: its state, and a fresh signed link for each chunk written so far',
+        required: ['id', 'state', 'format', 'connection', 'rows', 'bytes', 'truncated', 'chunks', 'error', 'created_at'],
+        properties: {
+          id: text,
+          state: { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'expired'] },
+          format: { type: 'string', enum: ['csv', 'tsv', 'ndjson', 'parquet'] },
+          query: { type: ['string', 'null'] },
+          version: { type: ['integer', 'null'] },
+          connection: text,
+          rows: { type: 'integer' },
+          bytes: { type: 'integer' },
+          truncated: { type: 'boolean', description: 'SLUICE_STREAM_MAX_ROWS or the key\'s max_rows cut the rows' },
+          chunks: {
+            type: 'array',
+            items: { type: 'object', properties: { index: { type: 'integer' }, rows: { type: 'integer' }, bytes: { type: 'integer' }, url: text, expires_at: text } },
+          },
+          error: { type: ['object', 'null'], properties: { error: text, detail: {} } },
+          created_at: text,
+          finished_at: { type: ['string', 'null'] },
+          expires_at: { type: ['string', 'null'] },
+        },
+      },
     },
     responses: {
       Rows: {

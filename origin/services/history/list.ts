@@ -27,6 +27,8 @@ export interface RunItem {
   watermark?: unknown;
   /** Document-query CSV and TSV streams only: fields first seen after the columns were fixed, left out. */
   fields_dropped?: number;
+  /** Stored results only: the result's id. */
+  result?: string;
 }
 
 export interface RunPage {
@@ -111,6 +113,7 @@ export function runItem(row: RunRow): RunItem {
     format: row.format,
     error: row.error,
     ...(row.transport === 'export' ? exportDetails(row.details) : {}),
+    ...(row.transport === 'result' && typeof row.details?.result === 'string' ? { result: row.details.result } : {}),
     ...(typeof row.details?.fields_dropped === 'number' ? { fields_dropped: row.details.fields_dropped } : {}),
   };
 }

@@ -55,7 +55,7 @@ export interface RunRequest {
   caller: Caller;
   source: RunSource;
   options: RowOptions;
-  transport: 'http' | 'mcp' | 'export';
+  transport: 'http' | 'mcp' | 'export' | 'result';
   /** Aborted when the consumer goes away (or an export's timeout or lost lease); the statement is cancelled. */
   signal: AbortSignal;
   /** The request the run is for, named in its log lines and history. */

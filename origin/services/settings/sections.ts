@@ -60,6 +60,12 @@ export const SECTIONS: readonly SectionSpec[] = [
     pattern: /^SLUICE_MCP_/,
   },
   {
+    id: 'results',
+    title: 'Stored results',
+    description: 'Where results are written in chunks, how long their links and files last, and how many run at once.',
+    pattern: /^SLUICE_RESULTS?_/,
+  },
+  {
     id: 'config',
     title: 'Configuration as code',
     description: 'The configuration file applied at startup.',

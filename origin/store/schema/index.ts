@@ -16,3 +16,4 @@ export * from './destinations.ts';
 export * from './exports.ts';
 export * from './config.ts';
 export * from './descriptions.ts';
+export * from './results.ts';

@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Caller } from '../../access/caller.ts';
+import { ownerOf } from '../../access/owner.ts';
+import type { AppDeps } from '../../deps.ts';
+import { SluiceError } from '../../errors.ts';
+import { createFolderStore } from '../../object-storage/local.ts';
+import type { RequestScope } from '../../observability/request-context.ts';
+import { type ResultChunk, type ResultRow, results } from '../../store/schema/index.ts';
+import { requestRowOptions } from '../run/options.ts';
+import type { RunLabel } from '../run/record.ts';
+import type { RunAnswer, RunSource, StreamAnswer } from '../run/request.ts';
+import { run } from '../run/run.ts';
+import { ResultTooLarge, writeChunks } from './chunks.ts';
+import { removeChunks, resultFolder } from './folder.ts';
+import { resultRunner } from './runner.ts';
+
+/** The formats a result is written in: those a stream takes. */
+export const RESULT_FORMATS = ['csv', 'tsv', 'ndjson', 'parquet'] as const;
+export type ResultFormat = (typeof RESULT_FORMATS)[number];
+
+export interface ResultRequest {
+  caller: Caller;
+  source: RunSource;
+  format: ResultFormat;
+  /** Seconds, as `/execute_sql` takes it; undefined: the server's limit. */
+  timeout: unknown;
+  chunkRows: number;
+  scope: RequestScope;
+}
+
+/** Why a result stopped, as its `error` says it. */
+const CANCELLED = new SluiceError('invalid_request', 'The result was cancelled');
+export const ORIGIN_STOPPED = new SluiceError('internal_error', 'origin stopped while the result was written');
+
+const newId = () => `res_${randomBytes(16).toString('base64url')}`;
+
+/**
+ * Starts a result: the run is the run path's, as `stream=true` of the same
+ * request would make it (reachability, the guard, grants, admission, the
+ * time limit; history with `transport: result`), its rows written as chunks
+ * of `chunkRows` into this origin's result folder. A request the run refuses
+ * before its statement starts is answered as `/execute_sql` answers it, with
+ * nothing kept; once checked, the result is stored (`running`) and the
+ * statement starts, so a failure from then on is the result's. When
+ * SLUICE_RESULTS_MAX_RUNNING results already run here, it waits `queued`
+ * and a refusal then becomes its failure. Returns its id once it is stored.
+ */
+export async function startResult(deps: AppDeps, request: ResultRequest): Promise<string> {
+  const options = requestRowOptions(deps.env, {}, { format: request.format, timeout: request.timeout, stream: true }, request.caller);
+  const runner = resultRunner(deps);
+  const id = newId();
+  const controller = new AbortController();
+  const fields = { id, owner: ownerOf(request.caller), keyName: request.caller.key ? request.caller.name : null, format: request.format, chunkRows: request.chunkRows, origin: runner.holder };
+  const lease = sql`now() + make_interval(secs => ${deps.env.SLUICE_RESULT_LEASE})`;
+  /** The run, whose `ready` (checked, about to start its statement) stores the result as running. */
+  const begin = (stored: (label: RunLabel) => Promise<void>) =>
+    run(deps, {
+      caller: request.caller,
+      source: request.source,
+      options,
+      transport: 'result',
+      signal: controller.signal,
+      scope: request.scope,
+      details: { result: id },
+      consumer: { valuesOnly: true, ready: stored },
+    });
+  const release = runner.tryPlace();
+  if (release) {
+    let stored!: () => void;
+    const isStored = new Promise<void>((resolve) => (stored = resolve));
+    const answered = begin(async (label) => {
+      await deps.store.db.insert(results).values({ ...fields, state: 'running', query: label.query, version: label.version, connection: label.connection ?? '-', leaseExpires: lease });
+      stored();
+    });
+    // Until the result is stored, a failure is the request's refusal.
+    const refused = await Promise.race([isStored.then(() => null), answered.then(() => null, (err: unknown) => ({ err }))]);
+    if (refused) {
+      release();
+      throw refused.err;
+    }
+    runner.track(id, controller, async () => {
+      try {
+        await write(deps, id, streamOf(await answered), controller.signal, request);
+      } catch (err) {
+        await finish(deps, id, { error: controller.signal.aborted ? controller.signal.reason : err });
+      } finally {
+        release();
+      }
+    });
+    return id;
+  }
+  const source = request.source;
+  await deps.store.db.insert(results).values({
+    ...fields,
+    state: 'queued',
+    query: source.kind === 'saved' ? source.name : null,
+    version: source.kind === 'saved' ? (source.version ?? null) : null,
+    connection: source.connection ?? '-',
+    leaseExpires: lease,
+  });
+  runner.track(id, controller, async () => {
+    let placed: (() => void) | undefined;
+    try {
+      placed = await runner.place(controller.signal);
+      const answered = await begin(async (label) => {
+        await deps.store.db.update(results).set({ state: 'running', query: label.query, version: label.version, connection: label.connection ?? '-' }).where(eq(results.id, id));
+      });
+      await write(deps, id, streamOf(answered), controller.signal, request);
+    } catch (err) {
+      await finish(deps, id, { error: controller.signal.aborted ? controller.signal.reason : err });
+    } finally {
+      placed?.();
+    }
+  });
+  return id;
+}
+
+const streamOf = (answer: RunAnswer): StreamAnswer => {
+  if (answer.kind !== 'stream') throw new Error('a result streams');
+  return answer;
+};
+
+/** Writes the run's chunks, recording each as it lands, then the outcome. */
+async function write(deps: AppDeps, id: string, answer: StreamAnswer, signal: AbortSignal, { format, chunkRows }: Pick<ResultRequest, 'format' | 'chunkRows'>): Promise<void> {
+  const folder = resultFolder(deps.env);
+  const store = createFolderStore(folder);
+  try {
+    await mkdir(folder, { recursive: true });
+    await writeChunks(answer.run, {
+      id,
+      format,
+      chunkRows,
+      store,
+      signal,
+      room: deps.env.SLUICE_RESULT_MAX_BYTES - (await bytesHeld(deps, resultRunner(deps).holder, id)),
+      written: (chunk) => recordChunk(deps, id, chunk),
+    });
+    await finish(deps, id, { truncated: answer.run.capped() });
+  } catch (err) {
+    await answer.run.abandon();
+    await finish(deps, id, { error: signal.aborted ? signal.reason : err });
+  } finally {
+    store.close();
+  }
+}
+
+/** Bytes of chunks this origin keeps for other results (SLUICE_RESULT_MAX_BYTES counts them all). */
+async function bytesHeld(deps: AppDeps, holder: string, except: string): Promise<number> {
+  const [row] = await deps.store.db
+    .select({ bytes: sql<string>`coalesce(sum(${results.bytes}), 0)` })
+    .from(results)
+    .where(and(eq(results.origin, holder), inArray(results.state, ['running', 'succeeded']), sql`${results.id} <> ${except}`));
+  return Number(row?.bytes ?? 0);
+}
+
+/** Records a chunk in place; a result deleted meanwhile (from another origin too) stops here. */
+async function recordChunk(deps: AppDeps, id: string, chunk: ResultChunk): Promise<void> {
+  const updated = await deps.store.db
+    .update(results)
+    .set({
+      chunks: sql`${results.chunks} || ${JSON.stringify([chunk])}::jsonb`,
+      rows: sql`${results.rows} + ${chunk.rows}`,
+      bytes: sql`${results.bytes} + ${chunk.bytes}`,
+    })
+    .where(eq(results.id, id))
+    .returning({ id: results.id });
+  if (updated.length === 0) throw CANCELLED;
+}
+
+/**
+ * A result's end: succeeded (kept SLUICE_RESULT_TTL seconds), or failed or
+ * cancelled with its chunks removed. A result deleted meanwhile stays gone.
+ */
+async function finish(deps: AppDeps, id: string, outcome: { truncated?: boolean; error?: unknown }): Promise<void> {
+  const ttl = sql`now() + make_interval(secs => ${deps.env.SLUICE_RESULT_TTL})`;
+  if (outcome.error === undefined) {
+    await deps.store.db.update(results).set({ state: 'succeeded', truncated: outcome.truncated ?? false, finishedAt: sql`now()`, expiresAt: ttl, leaseExpires: null }).where(eq(results.id, id));
+    return;
+  }
+  await removeChunks(deps.env, id);
+  const cancelled = outcome.error === CANCELLED;
+  await deps.store.db
+    .update(results)
+    .set({ state: cancelled ? 'cancelled' : 'failed', error: errorOf(outcome.error), chunks: [], rows: 0, bytes: 0, finishedAt: sql`now()`, expiresAt: ttl, leaseExpires: null })
+    .where(eq(results.id, id));
+}
+
+/** A failure as the query endpoints answer it: their message and detail, never an unexpected error's text (it may carry a secret). */
+function errorOf(err: unknown): ResultRow['error'] {
+  if (err instanceof ResultTooLarge) return { error: 'The result passed SLUICE_RESULT_MAX_BYTES, the bytes of results this origin keeps; its chunks were removed' };
+  if (err instanceof SluiceError) return { error: err.message, ...(err.extras.detail !== undefined ? { detail: err.extras.detail } : {}) };
+  return { error: 'Internal server error' };
+}
+
+/** Cancels a result this origin writes: its statement stops, its chunks go. */
+export const cancelResult = (deps: AppDeps, id: string): Promise<boolean> => resultRunner(deps).cancel(id, CANCELLED);
