@@ -41,13 +41,15 @@ function rulesOf(name: string, version: number, definitions: Record<string, unkn
  *   reach it on its default connection, both of the key's workspace
  *   (shared/access/reach.ts);
  * - the request asks nothing but parameters, `format`, `page` and
- *   `page_size`, each given once, in canonical form, within the limits;
+ *   `page_size`, each given once, in canonical form, within the limits,
+ *   and no asynchronous answer (`Prefer: respond-async`: a stored result);
  * - its parameters pass the rules (shared/parameters): the key holds their
  *   resolved values, as on the origin.
  */
 export function cachePlan(c: Context<EdgeEnv>): { parts: CacheKeyParts; ttl: number } | null {
   const { lookup, caller } = c.get('gate');
   if (!lookup.fresh || caller.kind === 'origin') return null;
+  if (/respond-async/i.test(c.req.header('prefer') ?? '')) return null;
   const query = lookup.query;
   if (!query || query.name !== c.req.param('name') || !query.cache || query.cacheTtl <= 0 || query.connection === null) return null;
   if (caller.kind === 'key') {

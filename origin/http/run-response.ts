@@ -4,6 +4,8 @@ import type { Format } from '../formats/index.ts';
 import { run } from '../services/run/run.ts';
 import type { RunRequest, StreamAnswer } from '../services/run/request.ts';
 import { streamBytes } from '../services/run/stream-bytes.ts';
+import { DEFAULT_CHUNK_ROWS, startResult } from '../services/results/start.ts';
+import { asyncPreference, respondResult } from './result-response.ts';
 import { clientSignal } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
 import { addTrailers } from './node-response.ts';
@@ -16,6 +18,12 @@ import { requestScopeOf } from './request-scope.ts';
  * (the spec's body for it has no `retry_after`; a client may retry in a second).
  */
 export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, 'signal' | 'scope' | 'ifNoneMatch'>): Promise<Response> {
+  // `Prefer: respond-async` made the options a stream's (streamIfAsync): the whole result, stored.
+  const preference = asyncPreference(c);
+  if (preference && request.options.stream) {
+    const id = await startResult(c.get('deps'), { caller: request.caller, source: request.source, options: request.options, chunkRows: DEFAULT_CHUNK_ROWS, scope: requestScopeOf(c) });
+    return respondResult(c, id, preference.wait, { 'Preference-Applied': 'respond-async' });
+  }
   let answer;
   try {
     answer = await run(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c), ifNoneMatch: c.req.header('if-none-match') });

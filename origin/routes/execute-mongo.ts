@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
+import { streamIfAsync } from '../http/result-response.ts';
 import { respondRun } from '../http/run-response.ts';
 import { requestRowOptions, rowOptionFields } from '../services/run/options.ts';
 
@@ -31,7 +32,7 @@ export const executeMongo = new Hono<AppEnv>().post('/execute_mongo', async (c) 
   return respondRun(c, {
     caller,
     source: { kind: 'find', connection, collection, filter, projection, sort, skip: body.skip ?? 0, limit: body.limit ?? 0, params: body.params ?? {} },
-    options: requestRowOptions(c.get('deps').env, c.req.query(), body, caller),
+    options: requestRowOptions(c.get('deps').env, streamIfAsync(c, c.req.query()), body, caller),
     transport: 'http',
   });
 });

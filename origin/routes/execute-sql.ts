@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
+import { streamIfAsync } from '../http/result-response.ts';
 import { respondRun } from '../http/run-response.ts';
 import { requestRowOptions, rowOptionFields } from '../services/run/options.ts';
 
@@ -23,7 +24,7 @@ export const executeSql = new Hono<AppEnv>().post('/execute_sql', async (c) => {
   return respondRun(c, {
     caller,
     source: { kind: 'sql', sql: body.sql, params: body.params ?? {}, connection: body.connection_name },
-    options: requestRowOptions(c.get('deps').env, c.req.query(), body, caller),
+    options: requestRowOptions(c.get('deps').env, streamIfAsync(c, c.req.query()), body, caller),
     transport: 'http',
   });
 });

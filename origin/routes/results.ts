@@ -7,10 +7,11 @@ import { badRequest } from '../errors.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requestScopeOf } from '../http/request-scope.ts';
+import { DEFAULT_WAIT_SECONDS, respondResult } from '../http/result-response.ts';
 import { chunkFileOf } from '../services/results/chunk-file.ts';
 import { deleteResult, viewResult } from '../services/results/read.ts';
-import { resultRunner } from '../services/results/runner.ts';
-import { type ResultFormat, startResult } from '../services/results/start.ts';
+import { DEFAULT_CHUNK_ROWS, startResult } from '../services/results/start.ts';
+import { requestRowOptions } from '../services/run/options.ts';
 import type { RunSource } from '../services/run/request.ts';
 
 const whole = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -39,9 +40,6 @@ const bodySchema = z.strictObject({
 });
 
 type Body = z.infer<typeof bodySchema>;
-
-const DEFAULT_WAIT_SECONDS = 10;
-const DEFAULT_CHUNK_ROWS = 1_000_000;
 
 /** What to run: exactly one of `sql` (with `connection_name`), `query` (a saved query) and `mongo` (a find, with `connection_name`). */
 function sourceOf(body: Body, signInToken: string | undefined): RunSource {
@@ -75,15 +73,11 @@ export const resultsRoute = new Hono<AppEnv>()
     const id = await startResult(deps, {
       caller,
       source: sourceOf(body, presentedSignInToken((header) => c.req.header(header))),
-      format: (body.format ?? 'ndjson') as ResultFormat,
-      timeout: body.timeout,
+      options: requestRowOptions(deps.env, {}, { format: body.format ?? 'ndjson', timeout: body.timeout, stream: true }, caller),
       chunkRows: body.chunk_rows ?? DEFAULT_CHUNK_ROWS,
       scope: requestScopeOf(c),
     });
-    const finished = await resultRunner(deps).settled(id, (body.wait ?? DEFAULT_WAIT_SECONDS) * 1000);
-    const view = await viewResult(deps, caller, id, baseOf(c.req.url));
-    if (finished && view.state !== 'running' && view.state !== 'queued') return c.json(view, 200);
-    return c.json(view, 202, { Location: `/results/${id}` });
+    return respondResult(c, id, body.wait ?? DEFAULT_WAIT_SECONDS);
   })
   .get('/results/:id', async (c) => c.json(await viewResult(c.get('deps'), c.get('caller'), c.req.param('id'), baseOf(c.req.url))))
   .delete('/results/:id', async (c) => {

@@ -4,6 +4,7 @@ import { presentedSignInToken } from '../access/jwt.ts';
 import { badRequest } from '../errors.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
+import { streamIfAsync } from '../http/result-response.ts';
 import { respondRun } from '../http/run-response.ts';
 import { type RowOptions, requestRowOptions, rowOptionFields } from '../services/run/options.ts';
 import type { SavedSource } from '../services/run/request.ts';
@@ -54,7 +55,7 @@ function fromQueryString(c: Context<AppEnv>): Transport {
     problems,
     connection: options.connection_name || undefined,
     version: versionOption(options.version),
-    options: requestRowOptions(c.get('deps').env, options, {}, c.get('caller')),
+    options: requestRowOptions(c.get('deps').env, streamIfAsync(c, options), {}, c.get('caller')),
   };
 }
 
@@ -70,7 +71,7 @@ async function fromBody(c: Context<AppEnv>): Promise<Transport> {
     source: 'json',
     connection: single.connection_name || body.connection_name,
     version: versionOption(single.version ?? body.version),
-    options: requestRowOptions(c.get('deps').env, single, body, c.get('caller')),
+    options: requestRowOptions(c.get('deps').env, streamIfAsync(c, single), body, c.get('caller')),
   };
 }
 

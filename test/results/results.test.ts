@@ -144,6 +144,35 @@ describe('POST /results', () => {
   });
 });
 
+describe('Prefer: respond-async', () => {
+  it('answers /q/<name>?format=csv as a stored result (202, Location, Preference-Applied); without it, the same request is answered as before', async () => {
+    const name = unique('async_query');
+    await saveQuery(env.origin, name, { sql: 'SELECT id, title FROM films ORDER BY id', connection_name: env.pg });
+    const headers = { 'x-api-key': ADMIN_KEY, prefer: 'respond-async, wait=0' };
+    const started = await env.origin.call('GET', `/q/${name}?format=csv`, undefined, headers);
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect(started.headers.get('preference-applied')).toBe('respond-async');
+    expect(started.headers.get('location')).toBe(`/results/${started.body.id}`);
+    expect(started.body).toMatchObject({ format: 'csv', query: name, version: 1 });
+    const done = await finished(started.body.id);
+    expect(await (await download(done.chunks[0].url)).text()).toBe('id,title\r\n1,Alpha\r\n2,Beta\r\n3,Gamma\r\n');
+    const plain = await env.origin.fetch(`/q/${name}?format=csv`, { headers: { 'x-api-key': ADMIN_KEY } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('preference-applied')).toBeNull();
+    expect(await plain.text()).toBe('id,title\r\n1,Alpha\r\n2,Beta\r\n3,Gamma\r\n');
+    const paged = await env.origin.call('GET', `/q/${name}?format=csv&page=2`, undefined, headers);
+    expect(paged.status).toBe(400);
+    expect(paged.body.error).toContain('stream=true');
+  });
+
+  it('answers /execute_sql with the finished result within its wait', async () => {
+    const res = await env.origin.call('POST', '/execute_sql?format=ndjson', { sql: 'SELECT id FROM films ORDER BY id', connection_name: env.pg }, { 'x-api-key': ADMIN_KEY, prefer: 'respond-async; wait=20' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.headers.get('preference-applied')).toBe('respond-async');
+    expect(res.body).toMatchObject({ state: 'succeeded', rows: 3, format: 'ndjson' });
+  });
+});
+
 describe('chunk links', () => {
   let result: any;
   beforeAll(async () => {

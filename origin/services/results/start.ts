@@ -8,7 +8,7 @@ import { SluiceError } from '../../errors.ts';
 import { createFolderStore } from '../../object-storage/local.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
 import { type ResultChunk, type ResultRow, results } from '../../store/schema/index.ts';
-import { requestRowOptions } from '../run/options.ts';
+import type { RowOptions } from '../run/options.ts';
 import type { RunLabel } from '../run/record.ts';
 import type { RunAnswer, RunSource, StreamAnswer } from '../run/request.ts';
 import { run } from '../run/run.ts';
@@ -23,12 +23,14 @@ export type ResultFormat = (typeof RESULT_FORMATS)[number];
 export interface ResultRequest {
   caller: Caller;
   source: RunSource;
-  format: ResultFormat;
-  /** Seconds, as `/execute_sql` takes it; undefined: the server's limit. */
-  timeout: unknown;
+  /** A stream's options (`stream: true`, a streamable format): checked as the request's own. */
+  options: RowOptions;
   chunkRows: number;
   scope: RequestScope;
 }
+
+/** Rows per chunk when a request does not say. */
+export const DEFAULT_CHUNK_ROWS = 1_000_000;
 
 /** Why a result stopped, as its `error` says it. */
 const CANCELLED = new SluiceError('invalid_request', 'The result was cancelled');
@@ -48,11 +50,12 @@ const newId = () => `res_${randomBytes(16).toString('base64url')}`;
  * and a refusal then becomes its failure. Returns its id once it is stored.
  */
 export async function startResult(deps: AppDeps, request: ResultRequest): Promise<string> {
-  const options = requestRowOptions(deps.env, {}, { format: request.format, timeout: request.timeout, stream: true }, request.caller);
+  const { options } = request;
+  const format = options.format as ResultFormat;
   const runner = resultRunner(deps);
   const id = newId();
   const controller = new AbortController();
-  const fields = { id, owner: ownerOf(request.caller), keyName: request.caller.key ? request.caller.name : null, format: request.format, chunkRows: request.chunkRows, origin: runner.holder };
+  const fields = { id, owner: ownerOf(request.caller), keyName: request.caller.key ? request.caller.name : null, format, chunkRows: request.chunkRows, origin: runner.holder };
   const lease = sql`now() + make_interval(secs => ${deps.env.SLUICE_RESULT_LEASE})`;
   /** The run, whose `ready` (checked, about to start its statement) stores the result as running. */
   const begin = (stored: (label: RunLabel) => Promise<void>) =>
@@ -82,7 +85,7 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
     }
     runner.track(id, controller, async () => {
       try {
-        await write(deps, id, streamOf(await answered), controller.signal, request);
+        await write(deps, id, streamOf(await answered), controller.signal, { format, chunkRows: request.chunkRows });
       } catch (err) {
         await finish(deps, id, { error: controller.signal.aborted ? controller.signal.reason : err });
       } finally {
@@ -107,7 +110,7 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
       const answered = await begin(async (label) => {
         await deps.store.db.update(results).set({ state: 'running', query: label.query, version: label.version, connection: label.connection ?? '-' }).where(eq(results.id, id));
       });
-      await write(deps, id, streamOf(answered), controller.signal, request);
+      await write(deps, id, streamOf(answered), controller.signal, { format, chunkRows: request.chunkRows });
     } catch (err) {
       await finish(deps, id, { error: controller.signal.aborted ? controller.signal.reason : err });
     } finally {
@@ -123,7 +126,7 @@ const streamOf = (answer: RunAnswer): StreamAnswer => {
 };
 
 /** Writes the run's chunks, recording each as it lands, then the outcome. */
-async function write(deps: AppDeps, id: string, answer: StreamAnswer, signal: AbortSignal, { format, chunkRows }: Pick<ResultRequest, 'format' | 'chunkRows'>): Promise<void> {
+async function write(deps: AppDeps, id: string, answer: StreamAnswer, signal: AbortSignal, { format, chunkRows }: { format: ResultFormat; chunkRows: number }): Promise<void> {
   const folder = resultFolder(deps.env);
   const store = createFolderStore(folder);
   try {
