@@ -6,6 +6,7 @@ import { presentedSignInToken } from '../access/jwt.ts';
 import { badRequest } from '../errors.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
+import { byteRange } from '../http/byte-range.ts';
 import { requestScopeOf } from '../http/request-scope.ts';
 import { DEFAULT_WAIT_SECONDS, respondResult } from '../http/result-response.ts';
 import { chunkFileOf } from '../services/results/chunk-file.ts';
@@ -106,18 +107,3 @@ export const resultChunkRoute = new Hono<AppEnv>().get('/results/:id/chunks/:ind
   if (range) headers['Content-Range'] = `bytes ${start}-${end}/${file.size}`;
   return new Response(body, { status: range ? 206 : 200, headers });
 });
-
-/** One range of `Range: bytes=…` (RFC 9110: `a-b`, `a-`, `-n`); null when absent or not one plain byte range (then the whole file is sent). */
-function byteRange(header: string | undefined, size: number): [number, number] | 'unsatisfiable' | null {
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
-  if (!match || (match[1] === '' && match[2] === '')) return null;
-  if (match[1] === '') {
-    const suffix = Number(match[2]);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return [Math.max(0, size - suffix), size - 1];
-  }
-  const start = Number(match[1]);
-  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
-  return [start, end];
-}
