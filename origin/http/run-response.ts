@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { ASSERTION_HEADER } from '../../shared/edge/protocol.ts';
 import { SluiceError } from '../errors.ts';
 import type { Format } from '../formats/index.ts';
 import { run } from '../services/run/run.ts';
@@ -41,18 +42,21 @@ export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, '
  * reads. Lines the database wrote itself only get the header. It ends with
  * the trailers `Sluice-Rows` (the rows sent) and `Sluice-Complete` (false
  * when a row cap cut them), so a cut stream never passes for a whole one;
- * a stream that fails mid-way ends without its last chunk instead.
+ * a stream that fails mid-way ends without its last chunk instead. A
+ * request the edge forwarded gets none: a Worker's fetch fails on a
+ * response with trailers, and could not pass them on.
  */
 async function download(c: Context<AppEnv>, answer: StreamAnswer, format: Format): Promise<Response> {
   const { serializer, chunks } = await streamBytes(answer.run, format);
   const { run } = answer;
-  const ended = () => addTrailers(c, { 'Sluice-Rows': String(run.rows()), 'Sluice-Complete': String(!run.capped()) });
+  const trailers = c.req.header(ASSERTION_HEADER) === undefined;
+  const ended = () => trailers && addTrailers(c, { 'Sluice-Rows': String(run.rows()), 'Sluice-Complete': String(!run.capped()) });
   return new Response(toReadable(chunks, ended), {
     status: 200,
     headers: {
       'Content-Type': serializer.contentType,
       'Content-Disposition': `attachment; filename="${answer.label.filename}.${serializer.extension}"`,
-      Trailer: 'Sluice-Rows, Sluice-Complete',
+      ...(trailers ? { Trailer: 'Sluice-Rows, Sluice-Complete' } : {}),
     },
   });
 }
