@@ -132,7 +132,7 @@ describe('calling a saved query', () => {
     expect(await recordedOf(env.origin, [client.requestIds.at(-1)!], ADMIN)).toEqual([]);
   });
 
-  it('cuts the rows at SLUICE_MCP_MAX_ROWS, saying how many it left out and how to stream them all from /q', async () => {
+  it('cuts the rows at SLUICE_MCP_MAX_ROWS, saying how many it left out, how to stream them all from /q, and linking the whole answer stored', async () => {
     const { secret } = await makeKey(env.origin, { collections: [COLLECTION] });
     const result = await (await connect(key(secret))).call(FILMS);
     const content = result.structuredContent as { rows: unknown[]; truncated: boolean; rows_left_out: number; fetch_all: string };
@@ -146,6 +146,18 @@ describe('calling a saved query', () => {
     const all = await as(env.origin, secret).fetch(url.pathname + url.search);
     expect(all.status).toBe(200);
     expect((await all.text()).trim().split('\n')).toHaveLength(3);
+    // The whole answer as a stored result: a link that needs no key, for a tool that downloads.
+    const stored = (result.structuredContent as { result: { id: string; url: string; format: string } }).result;
+    expect(stored.format).toBe('ndjson');
+    const link = result.content.find((item) => item.type === 'resource_link');
+    expect(link).toMatchObject({ type: 'resource_link', uri: stored.url, mimeType: 'application/x-ndjson' });
+    const rows = await fetch(stored.url);
+    expect(rows.status).toBe(200);
+    expect((await rows.text()).trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { id: 1, title: 'Alpha' },
+      { id: 2, title: 'Beta' },
+      { id: 3, title: 'Gamma' },
+    ]);
   });
 
   it('answers a cached query from the response cache, unrecorded, as /q does', async () => {

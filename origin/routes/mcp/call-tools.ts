@@ -7,6 +7,8 @@ import type { RowOptions } from '../../services/run/options.ts';
 import { pageShape } from '../../services/run/page-body.ts';
 import type { RunAnswer, RunSource } from '../../services/run/request.ts';
 import { run } from '../../services/run/run.ts';
+import { type WholeAnswer, wholeAnswer } from '../../services/mcp/whole-answer.ts';
+import { SluiceError } from '../../errors.ts';
 import type { McpCall } from './call.ts';
 
 /**
@@ -28,9 +30,11 @@ export async function callQueryTool(call: McpCall, query: string, args: Record<s
     return errorResult('Invalid arguments', { errors: { connection_name: 'must be the name of a connection' } });
   }
   const options = mcpRowOptions(deps.env, caller);
-  const page = await pageOf(call, { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken: call.signInToken }, options, signal);
+  const source: RunSource = { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken: call.signInToken };
+  const page = await pageOf(call, source, options, signal);
   const fetchAll = () => `GET ${streamUrl(call, page.query, supplied, connection)} with your key`;
-  return rowsResult(`${page.query} (version ${page.version})`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
+  const whole = page.truncated ? await wholeAnswerOf(call, { ...source, version: page.version ?? undefined }, signal) : null;
+  return rowsResult(`${page.query} (version ${page.version})`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll, whole });
 }
 
 const sqlArguments = z.strictObject({
@@ -46,9 +50,11 @@ export async function callSqlTool(call: McpCall, args: Record<string, unknown>, 
   const { deps, caller } = call;
   const { sql, connection_name: connection, params } = parsed.data;
   const options = mcpRowOptions(deps.env, caller);
-  const page = await pageOf(call, { kind: 'sql', sql, params: params ?? {}, connection }, options, signal, { readOnly: true });
+  const source: RunSource = { kind: 'sql', sql, params: params ?? {}, connection };
+  const page = await pageOf(call, source, options, signal, { readOnly: true });
   const fetchAll = () => `POST ${call.mainUrl('/execute_sql?stream=true&format=ndjson')} with your key and the same sql, params and connection_name`;
-  return rowsResult(`SQL on ${connection}`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll });
+  const whole = page.truncated ? await wholeAnswerOf(call, source, signal) : null;
+  return rowsResult(`SQL on ${connection}`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll, whole });
 }
 
 const tablesArguments = z.strictObject({
@@ -93,6 +99,20 @@ async function pageOf(call: McpCall, source: RunSource, options: RowOptions, sig
     query: answer.label.query ?? '',
     version: answer.label.version,
   };
+}
+
+/**
+ * The whole answer of a cut call as a stored result, or null when it could
+ * not be had (refused by a limit the page did not meet, or slower than the
+ * time limit): the preview and `fetch_all` still stand.
+ */
+async function wholeAnswerOf(call: McpCall, source: RunSource, signal: AbortSignal): Promise<WholeAnswer | null> {
+  try {
+    return await wholeAnswer(call.deps, { caller: call.caller, source, scope: call.scope, base: new URL(call.mainUrl('/')).origin, signal });
+  } catch (err) {
+    if (!(err instanceof SluiceError)) call.deps.logger.warn({ ...call.scope, err: { name: (err as Error).name, stack: (err as Error).stack } }, 'storing a cut tool result failed');
+    return null;
+  }
 }
 
 /** Zod's problems by argument name, one line each (unknown arguments named too). */

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LeftOut } from '../run/window.ts';
+import type { WholeAnswer } from './whole-answer.ts';
 
 /** Rows a tool call read, at most `cap` of them. */
 export interface RowsOutcome {
@@ -15,6 +16,8 @@ export interface RowsOutcome {
   maxBytes: number;
   /** How to fetch every row (a `/q` URL with `stream=true`, or the `/execute_sql` call); asked for only when truncated. */
   fetchAll: () => string;
+  /** A cut answer's every row as a stored result, when it could be made. */
+  whole?: WholeAnswer | null;
 }
 
 /** Room left in SLUICE_MCP_MAX_BYTES for the JSON-RPC message (or event) around the tool's result. */
@@ -78,17 +81,32 @@ function buildRows(what: string, outcome: RowsOutcome, rowsText = JSON.stringify
   const fetchAll = outcome.truncated ? outcome.fetchAll() : null;
   const note = fetchAll === null ? null : `${returned}; ${leftOutText(outcome.leftOut)}. To fetch them all: ${fetchAll}`;
   const summary = note ? `${what}: ${note}` : `${what}: ${plural(count, 'row')}.`;
+  const whole = outcome.truncated ? (outcome.whole ?? null) : null;
   return {
     content: [
       { type: 'text', text: summary },
       { type: 'text', text: rowsText },
+      ...(whole ? [wholeLink(whole)] : []),
     ],
     structuredContent: {
       rows: outcome.rows,
       row_count: count,
       truncated: outcome.truncated,
       ...(note ? { rows_left_out: leftOutValue(outcome.leftOut), note, fetch_all: fetchAll } : {}),
+      ...(whole ? { result: { id: whole.id, url: whole.url, expires_at: whole.expires_at, format: whole.format } } : {}),
     },
+  };
+}
+
+/** The whole answer as a link an agent hands to a tool that downloads: no key needed until it expires. */
+function wholeLink(whole: WholeAnswer): CallToolResult['content'][number] {
+  const more = whole.chunks === 1 ? 'every row' : 'its first chunk; GET /results/' + whole.id + ' with your key lists the others';
+  return {
+    type: 'resource_link',
+    uri: whole.url,
+    name: `${whole.id}-0.ndjson`,
+    mimeType: 'application/x-ndjson',
+    description: `The whole answer as ndjson (${more}), stored result ${whole.id}; the link needs no key and works until ${whole.expires_at}.`,
   };
 }
 
