@@ -6,7 +6,7 @@ import { ownerOf } from '../../access/owner.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import { createFolderStore } from '../../object-storage/local.ts';
-import type { RequestScope } from '../../observability/request-context.ts';
+import { NO_REQUEST, type RequestScope } from '../../observability/request-context.ts';
 import { type ResultChunk, type ResultRow, results } from '../../store/schema/index.ts';
 import type { RowOptions } from '../run/options.ts';
 import type { RunLabel } from '../run/record.ts';
@@ -184,6 +184,11 @@ async function finish(deps: AppDeps, id: string, outcome: { truncated?: boolean;
   }
   await removeChunks(deps.env, id);
   const cancelled = outcome.error === CANCELLED;
+  // What the result's `error` cannot say (it never carries an unexpected error's text) goes to the log.
+  if (!(outcome.error instanceof SluiceError) && !(outcome.error instanceof ResultTooLarge)) {
+    const err = outcome.error as Error;
+    deps.logger.error({ ...NO_REQUEST, result: id, err: { name: err?.name, stack: err?.stack } }, 'a stored result failed');
+  }
   await deps.store.db
     .update(results)
     .set({ state: cancelled ? 'cancelled' : 'failed', error: errorOf(outcome.error), chunks: [], rows: 0, bytes: 0, finishedAt: sql`now()`, expiresAt: ttl, leaseExpires: null })
