@@ -11,16 +11,18 @@ const MAX_WAIT_SECONDS = 60;
 /**
  * The answer to a result just started (`POST /results`, or a request with
  * `Prefer: respond-async`): 200 with the result once it finished within
- * `waitSeconds`, else 202 with it and `Location: /results/{id}`. Its links
- * point at the origin the request reached.
+ * `waitSeconds`, else 202 with it and `Location: /results/{id}`.
  */
 export async function respondResult(c: Context<AppEnv>, id: string, waitSeconds: number, headers: Record<string, string> = {}): Promise<Response> {
   const deps = c.get('deps');
   const finished = await resultRunner(deps).settled(id, waitSeconds * 1000);
-  const view = await viewResult(deps, c.get('caller'), id, new URL(c.req.url).origin);
+  const view = await viewResult(deps, c.get('caller'), id);
   if (finished && view.state !== 'running' && view.state !== 'queued') return c.json(view, 200, headers);
   return c.json(view, 202, { ...headers, Location: `/results/${id}` });
 }
+
+/** Where the request reached this origin: a result's chunk links point there. */
+export const linkBaseOf = (c: Context<AppEnv>): string => new URL(c.req.url).origin;
 
 /**
  * `Prefer: respond-async` (RFC 7240), with its `wait=N` (seconds, at most

@@ -6,7 +6,7 @@ import { run } from '../services/run/run.ts';
 import type { RunRequest, StreamAnswer } from '../services/run/request.ts';
 import { streamBytes } from '../services/run/stream-bytes.ts';
 import { DEFAULT_CHUNK_ROWS, startResult } from '../services/results/start.ts';
-import { asyncPreference, respondResult } from './result-response.ts';
+import { asyncPreference, linkBaseOf, respondResult } from './result-response.ts';
 import { clientSignal } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
 import { addTrailers } from './node-response.ts';
@@ -22,7 +22,7 @@ export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, '
   // `Prefer: respond-async` made the options a stream's (streamIfAsync): the whole result, stored.
   const preference = asyncPreference(c);
   if (preference && request.options.stream) {
-    const id = await startResult(c.get('deps'), { caller: request.caller, source: request.source, options: request.options, chunkRows: DEFAULT_CHUNK_ROWS, scope: requestScopeOf(c) });
+    const id = await startResult(c.get('deps'), { caller: request.caller, source: request.source, options: request.options, chunkRows: DEFAULT_CHUNK_ROWS, scope: requestScopeOf(c), linkBase: linkBaseOf(c) });
     return respondResult(c, id, preference.wait, { 'Preference-Applied': 'respond-async' });
   }
   let answer;

@@ -8,7 +8,7 @@ import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { byteRange } from '../http/byte-range.ts';
 import { requestScopeOf } from '../http/request-scope.ts';
-import { DEFAULT_WAIT_SECONDS, respondResult } from '../http/result-response.ts';
+import { DEFAULT_WAIT_SECONDS, linkBaseOf, respondResult } from '../http/result-response.ts';
 import { chunkFileOf } from '../services/results/chunk-file.ts';
 import { deleteResult, viewResult } from '../services/results/read.ts';
 import { DEFAULT_CHUNK_ROWS, startResult } from '../services/results/start.ts';
@@ -56,9 +56,6 @@ function sourceOf(body: Body, signInToken: string | undefined): RunSource {
   return { kind: 'find', connection: body.connection_name, collection: find.collection, filter: find.filter, projection: find.projection, sort: find.sort, skip: find.skip ?? 0, limit: find.limit ?? 0, params: body.params ?? {} };
 }
 
-/** Where the links of an answer point: the origin the request reached. */
-const baseOf = (url: string) => new URL(url).origin;
-
 /**
  * Stored results (docs/reference/results.md): `POST /results` runs ad-hoc
  * SQL, a saved query or a find as a stream would, writing its rows as
@@ -77,10 +74,11 @@ export const resultsRoute = new Hono<AppEnv>()
       options: requestRowOptions(deps.env, {}, { format: body.format ?? 'ndjson', timeout: body.timeout, stream: true }, caller),
       chunkRows: body.chunk_rows ?? DEFAULT_CHUNK_ROWS,
       scope: requestScopeOf(c),
+      linkBase: linkBaseOf(c),
     });
     return respondResult(c, id, body.wait ?? DEFAULT_WAIT_SECONDS);
   })
-  .get('/results/:id', async (c) => c.json(await viewResult(c.get('deps'), c.get('caller'), c.req.param('id'), baseOf(c.req.url))))
+  .get('/results/:id', async (c) => c.json(await viewResult(c.get('deps'), c.get('caller'), c.req.param('id'))))
   .delete('/results/:id', async (c) => {
     await deleteResult(c.get('deps'), c.get('caller'), c.req.param('id'));
     return c.body(null, 204);

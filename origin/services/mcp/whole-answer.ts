@@ -29,9 +29,9 @@ const DEFAULT_WAIT_MS = 60_000;
  */
 export async function wholeAnswer(deps: AppDeps, request: { caller: Caller; source: RunSource; scope: RequestScope; base: string; signal: AbortSignal }): Promise<WholeAnswer | null> {
   const options = requestRowOptions(deps.env, {}, { format: 'ndjson', stream: true }, request.caller);
-  const id = await startResult(deps, { caller: request.caller, source: request.source, options, chunkRows: DEFAULT_CHUNK_ROWS, scope: request.scope });
+  const id = await startResult(deps, { caller: request.caller, source: request.source, options, chunkRows: DEFAULT_CHUNK_ROWS, scope: request.scope, linkBase: request.base });
   if (!(await firstChunkWritten(deps, id, options.timeoutMs || DEFAULT_WAIT_MS, request.signal))) return null;
-  const view = await viewResult(deps, request.caller, id, request.base);
+  const view = await viewResult(deps, request.caller, id);
   const first = view.chunks[0];
   if (!first) return null;
   return { id, url: first.url, expires_at: first.expires_at, format: 'ndjson', chunks: view.state === 'succeeded' ? view.chunks.length : null };

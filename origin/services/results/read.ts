@@ -26,10 +26,10 @@ async function ownResult(deps: AppDeps, caller: Caller, id: string): Promise<Res
   return row;
 }
 
-/** `GET /results/{id}`: the result with fresh chunk links on the origin at `base`. */
-export async function viewResult(deps: AppDeps, caller: Caller, id: string, base: string): Promise<ResultView> {
+/** `GET /results/{id}`: the result with fresh chunk links, on the origin that holds its chunks. */
+export async function viewResult(deps: AppDeps, caller: Caller, id: string): Promise<ResultView> {
   const row = await ownResult(deps, caller, id);
-  return resultView(row, { key: await linkKey(deps), base, ttlSeconds: deps.env.SLUICE_RESULT_LINK_TTL });
+  return resultView(row, { key: await linkKey(deps), ttlSeconds: deps.env.SLUICE_RESULT_LINK_TTL });
 }
 
 /** `DELETE /results/{id}`: a running result is cancelled (its statement stops), its chunks removed, and it is gone. */

@@ -27,6 +27,8 @@ export interface ResultRequest {
   options: RowOptions;
   chunkRows: number;
   scope: RequestScope;
+  /** Where this origin was reached (`http://host:port`): the chunk links of the result point there, whichever origin answers for it. */
+  linkBase: string;
 }
 
 /** Rows per chunk when a request does not say. */
@@ -55,7 +57,7 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
   const runner = resultRunner(deps);
   const id = newId();
   const controller = new AbortController();
-  const fields = { id, owner: ownerOf(request.caller), keyName: request.caller.key ? request.caller.name : null, format, chunkRows: request.chunkRows, origin: runner.holder };
+  const fields = { id, owner: ownerOf(request.caller), keyName: request.caller.key ? request.caller.name : null, format, chunkRows: request.chunkRows, origin: runner.holder, linkBase: request.linkBase };
   const lease = sql`now() + make_interval(secs => ${deps.env.SLUICE_RESULT_LEASE})`;
   /** The run, whose `ready` (checked, about to start its statement) stores the result as running. */
   const begin = (stored: (label: RunLabel) => Promise<void>) =>

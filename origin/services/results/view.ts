@@ -20,7 +20,7 @@ export interface ResultView {
   expires_at: string | null;
 }
 
-export function resultView(row: ResultRow, links: { key: Buffer; base: string; ttlSeconds: number }): ResultView {
+export function resultView(row: ResultRow, links: { key: Buffer; ttlSeconds: number }): ResultView {
   const expires = Math.floor(Date.now() / 1000) + links.ttlSeconds;
   const expiresAt = formatDate(new Date(expires * 1000));
   return {
@@ -33,7 +33,7 @@ export function resultView(row: ResultRow, links: { key: Buffer; base: string; t
     rows: row.rows,
     bytes: row.bytes,
     truncated: row.truncated,
-    chunks: row.chunks.map((chunk) => ({ ...chunk, url: chunkLink(links.key, links.base, row.id, chunk.index, expires), expires_at: expiresAt })),
+    chunks: row.chunks.map((chunk) => ({ ...chunk, url: chunkLink(links.key, row.linkBase, row.id, chunk.index, expires), expires_at: expiresAt })),
     error: row.error,
     created_at: formatDate(row.createdAt),
     finished_at: row.finishedAt ? formatDate(row.finishedAt) : null,

@@ -14,6 +14,7 @@ CREATE TABLE "results" (
 	"chunks" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"error" jsonb,
 	"origin" text NOT NULL,
+	"link_base" text NOT NULL,
 	"lease_expires" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"finished_at" timestamp with time zone,

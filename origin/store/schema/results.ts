@@ -34,6 +34,8 @@ export const results = pgTable(
     error: jsonb('error').$type<{ error: string; detail?: unknown }>(),
     /** `host:pid` of the origin writing (or holding) its chunks, and until when its lease runs. */
     origin: text('origin').notNull(),
+    /** Where that origin was reached (`http://host:port`): every origin's links to its chunks point there. */
+    linkBase: text('link_base').notNull(),
     leaseExpires: timestamp('lease_expires', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
