@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- <scenario>...] [--rows N] [--runs N] [--seconds N] [--tag T] [--keep]`
  *
- * Runs the scenarios (those of the performance issue by default; `formats`, `drivers`, `export-s3`, `export-local`, `mcp`, `mongo-stream`, `console-load` and `peers` when named) and writes
+ * Runs the scenarios (those of the performance issue by default; `formats`, `drivers`, `export-s3`, `export-local`, `results`, `mcp`, `mongo-stream`, `console-load` and `peers` when named) and writes
  * bench/results/<date>-<scenario>[-<tag>].md and .json; a tag names what is measured (`pipe-export`, `no-arenas`).
  * Every figure is read against a baseline measured in the same run on the same machine. See bench/README.md.
  */
@@ -18,6 +18,7 @@ import { writeResult } from './lib/report.ts';
 import { consoleLoad } from './scenarios/console-load.ts';
 import { drivers } from './scenarios/drivers.ts';
 import { edgeCache } from './scenarios/edge-cache.ts';
+import { results } from './scenarios/results.ts';
 import { exportLocal } from './scenarios/export-local.ts';
 import { exportS3 } from './scenarios/export-s3.ts';
 import { formats } from './scenarios/formats.ts';
@@ -35,7 +36,7 @@ import { streamPostgres } from './scenarios/stream-postgres.ts';
 /** Run when no scenario is named. */
 const DEFAULT: Scenario[] = [streamCsv, streamParquet, streamPostgres, smallQuery, pagedJson, savedQuery, edgeCache];
 /** Run only when named: the parts alone (serializers, driver cursors), the exports, the other engines' streams, the console's load and the peer servers. */
-const EXTRA: Scenario[] = [formats, drivers, exportS3, exportLocal, mcp, mongoStream, streamClickhouse, consoleLoad, peers];
+const EXTRA: Scenario[] = [formats, drivers, exportS3, exportLocal, results, mcp, mongoStream, streamClickhouse, consoleLoad, peers];
 const SCENARIOS = [...DEFAULT, ...EXTRA];
 
 const { values, positionals } = parseArgs({

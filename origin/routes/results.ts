@@ -100,7 +100,8 @@ export const resultChunkRoute = new Hono<AppEnv>().get('/results/:id/chunks/:ind
   const range = byteRange(c.req.header('range'), file.size);
   if (range === 'unsatisfiable') return c.body(null, 416, { ...headers, 'Content-Range': `bytes */${file.size}` });
   const [start, end] = range ?? [0, file.size - 1];
-  const body = file.size === 0 ? null : (Readable.toWeb(createReadStream(file.path, { start, end })) as ReadableStream<Uint8Array>);
+  // Read in 1 MiB pieces: the 64 KiB default made a download half as fast as reading the file.
+  const body = file.size === 0 ? null : (Readable.toWeb(createReadStream(file.path, { start, end, highWaterMark: 2 ** 20 })) as ReadableStream<Uint8Array>);
   headers['Content-Length'] = String(file.size === 0 ? 0 : end - start + 1);
   if (range) headers['Content-Range'] = `bytes ${start}-${end}/${file.size}`;
   return new Response(body, { status: range ? 206 : 200, headers });
