@@ -66,6 +66,17 @@ describe('console main flow', () => {
     expect(await page.getByTestId('results').locator('tbody tr').count()).toBe(2);
     await shot(page, 'query-run');
 
+    // The whole answer as a stored result: progress, then a link per chunk that needs no key.
+    await page.getByLabel('Download format').selectOption('csv');
+    await page.getByRole('button', { name: 'Run as a result' }).click();
+    await page.getByText(/^Result ready: 12 rows in 1 chunk\./).waitFor();
+    const chunk = page.getByRole('list', { name: 'Result chunks' }).getByRole('link', { name: 'Chunk 0' });
+    const href = (await chunk.getAttribute('href'))!;
+    expect(new URL(href).hostname).toBe('127.0.0.1');
+    const stored = await fetch(href);
+    expect(stored.status).toBe(200);
+    expect((await stored.text()).split('\r\n').slice(0, 3)).toEqual(['i,doubled', '0,0', '1,2']);
+
     // A key limited to the query; its secret shown once.
     await openScreen(page, 'API keys');
     await page.getByRole('button', { name: 'New key' }).click();

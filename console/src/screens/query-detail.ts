@@ -77,6 +77,8 @@ function versions(panel: HTMLElement, q: any, reload: () => Promise<void>): void
 }
 
 const FORMATS = ['json', 'ndjson', 'csv', 'tsv', 'xml', 'yaml', 'xlsx', 'parquet'];
+/** The formats a stored result is written in. */
+const RESULT_FORMATS = ['csv', 'tsv', 'ndjson', 'parquet'];
 
 /** A form from the version's parameters, a results grid paged by the server (X-Has-More), and downloads in every format. */
 function runPanel(panel: HTMLElement, q: any): void {
@@ -128,13 +130,43 @@ function runPanel(panel: HTMLElement, q: any): void {
       setTimeout(() => URL.revokeObjectURL(href), 10_000);
       replace(out, h('p', { class: 'ok', role: 'status' }, `Downloaded ${format.value}.`));
     });
+  // The whole answer stored as a result (docs/reference/results.md): progress while it is written, then a link per chunk.
+  const asResult = () =>
+    attempt(out, async () => {
+      if (!RESULT_FORMATS.includes(format.value)) {
+        replace(out, h('p', { class: 'error', role: 'alert' }, `A result is written as ${RESULT_FORMATS.join(', ')}: pick one of them as the format.`));
+        return;
+      }
+      const values = Object.fromEntries([...inputs].map(([k, i]) => [k, i.value]));
+      const started = await request('GET', `/q/${enc(q.name)}${qs({ ...values, version: versionSelect.value, format: format.value })}`, undefined, { workspace: false, headers: { prefer: 'respond-async, wait=0' } });
+      let result = await started.json();
+      while (result.state === 'queued' || result.state === 'running') {
+        replace(out, h('p', { role: 'status' }, `Result ${result.state}: ${result.rows.toLocaleString()} rows in ${result.chunks.length} chunk${result.chunks.length === 1 ? '' : 's'} so far…`));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        result = await (await request('GET', `/results/${enc(result.id)}`, undefined, { workspace: false })).json();
+      }
+      if (result.state !== 'succeeded') {
+        replace(out, h('p', { class: 'error', role: 'alert' }, `Result ${result.state}: ${result.error?.error ?? 'no rows'}`));
+        return;
+      }
+      replace(
+        out,
+        h('p', { class: 'ok', role: 'status' }, `Result ready: ${result.rows.toLocaleString()} rows in ${result.chunks.length} chunk${result.chunks.length === 1 ? '' : 's'}${result.truncated ? ' (cut at the row limit)' : ''}. Each link works without a key until ${result.chunks[0]?.expires_at ?? '—'}.`),
+        h('ul', { 'aria-label': 'Result chunks' }, result.chunks.map((chunk: any) => h('li', {}, h('a', { href: chunk.url, download: `${q.name}-${chunk.index}.${result.format}` }, `Chunk ${chunk.index}`), ` · ${chunk.rows.toLocaleString()} rows, ${chunk.bytes.toLocaleString()} bytes`))),
+      );
+    });
   replace(
     panel,
     h('form', { class: 'run', onsubmit: (e: Event) => (e.preventDefault(), (page = 1), run()) },
       field('Version', versionSelect),
       form,
       field('Page size', pageSize),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Run'), field('Format', format), h('button', { type: 'button', onclick: download }, 'Download')),
+      h('div', { class: 'actions' },
+        h('button', { type: 'submit', class: 'primary' }, 'Run'),
+        field('Format', format),
+        h('button', { type: 'button', onclick: download }, 'Download'),
+        h('button', { type: 'button', onclick: asResult }, 'Run as a result'),
+      ),
     ),
     out,
   );
