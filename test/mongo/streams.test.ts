@@ -58,6 +58,16 @@ describe('document streams of 200,000 documents', () => {
     expect(await history(res.headers.get('x-request-id')!)).toMatchObject({ status: 'success', rows: COUNT, transport: 'stream' });
   });
 
+  it('a stored result of the documents (POST /results with mongo) holds, chunk after chunk, exactly the ndjson stream', async () => {
+    const made = await env.origin.call('POST', '/results', { mongo: { collection, sort: { i: 1 } }, connection_name: env.connection, chunk_rows: 75_000, wait: 60 }, env.headers);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body, JSON.stringify(made.body)).toMatchObject({ state: 'succeeded', rows: COUNT, query: null, connection: env.connection });
+    expect(made.body.chunks.map((chunk: { rows: number }) => chunk.rows)).toEqual([75_000, 75_000, 50_000]);
+    const parts = await Promise.all(made.body.chunks.map(async (chunk: { url: string }) => Buffer.from(await (await fetch(chunk.url)).arrayBuffer())));
+    const streamed = await executeMongo(env, { collection, sort: { i: 1 } }, { stream: 'true', format: 'ndjson' });
+    expect(Buffer.concat(parts).equals(Buffer.from(await streamed.arrayBuffer()))).toBe(true);
+  });
+
   it('csv takes its columns from the first 1,000 documents; a field first seen later is dropped and counted in history', async () => {
     const res = await executeMongo(env, { collection, sort: { i: 1 } }, { stream: 'true', format: 'csv' });
     expect(res.status).toBe(200);

@@ -30,7 +30,9 @@ export interface ChunkWriting {
  */
 export async function writeChunks(run: StreamRun, writing: ChunkWriting): Promise<void> {
   const { body } = run;
-  if (body.kind !== 'rows') throw new Error('a result reads rows as values');
+  // Whole documents as the database's own lines (a find as ndjson): one line a row, no newline inside one.
+  if (body.kind === 'lines' && body.format === 'ndjson') return writeLineChunks(body.chunks, writing);
+  if (body.kind !== 'rows') throw new Error('a result reads rows as values, or ndjson lines');
   const serializer = await serializerFor(writing.format);
   const source = body.batches[Symbol.asyncIterator]();
   let carried: Value[][] = [];
@@ -83,5 +85,53 @@ async function* capped(chunks: AsyncIterable<Uint8Array>, room: number): AsyncGe
     bytes += chunk.byteLength;
     if (bytes > room) throw new ResultTooLarge();
     yield chunk;
+  }
+}
+
+/** ndjson lines as chunks of `chunkRows` lines each, split where a line ends. */
+async function writeLineChunks(lines: AsyncIterable<Uint8Array>, writing: ChunkWriting): Promise<void> {
+  const source = lines[Symbol.asyncIterator]();
+  let carried: Uint8Array | null = null;
+  let exhausted = false;
+  const nextBytes = async (): Promise<Uint8Array | null> => {
+    if (carried) {
+      const bytes = carried;
+      carried = null;
+      return bytes;
+    }
+    if (exhausted) return null;
+    const next = await source.next();
+    if (next.done) {
+      exhausted = true;
+      return null;
+    }
+    return next.value;
+  };
+  let used = 0;
+  try {
+    for (let index = 0; ; index++) {
+      const first = await nextBytes();
+      if (first === null && index > 0) return;
+      let rows = 0;
+      async function* chunkLines(): AsyncGenerator<Uint8Array> {
+        let bytes = first;
+        while (bytes !== null) {
+          let at = -1;
+          while (rows < writing.chunkRows && (at = bytes.indexOf(0x0a, at + 1)) !== -1) rows++;
+          if (rows >= writing.chunkRows && at !== -1 && at + 1 < bytes.length) {
+            carried = bytes.subarray(at + 1);
+            bytes = bytes.subarray(0, at + 1);
+          }
+          yield bytes;
+          if (rows >= writing.chunkRows) return;
+          bytes = await nextBytes();
+        }
+      }
+      const object = await writing.store.put(`${writing.id}/${chunkFile(index, writing.format)}`, capped(chunkLines(), writing.room - used), { contentType: 'application/x-ndjson', signal: writing.signal });
+      used += object.bytes;
+      await writing.written({ index, rows, bytes: object.bytes });
+    }
+  } finally {
+    await source.return?.();
   }
 }
