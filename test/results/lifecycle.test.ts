@@ -129,3 +129,28 @@ describe('the key that signs chunk links', () => {
     }
   }, 60_000);
 });
+
+describe('what a result may keep', () => {
+  let small: Origin;
+  beforeAll(async () => {
+    small = await startOrigin({ env: { SLUICE_RESULT_TTL: '10', SLUICE_RESULT_MAX_BYTES: String(2 ** 20), SLUICE_RESULT_LEASE: '3' } });
+  });
+  afterAll(async () => {
+    await small?.stop();
+  });
+
+  it('fails a result that would pass SLUICE_RESULT_MAX_BYTES, naming it, its chunks removed; a finished one expires after SLUICE_RESULT_TTL', async () => {
+    const connection = await addConnection(small, db);
+    const big = await small.call('POST', '/results', { sql: `SELECT g AS n, repeat('x', 100) AS pad FROM (SELECT generate_series(1, 100000) AS g) s`, connection_name: connection, chunk_rows: 1000, wait: 30 });
+    expect(big.body).toMatchObject({ state: 'failed', chunks: [], rows: 0 });
+    expect(big.body.error.error).toContain('SLUICE_RESULT_MAX_BYTES');
+    expect(existsSync(join(small.dataDir, 'results', big.body.id))).toBe(false);
+    const kept = await small.call('POST', '/results', { sql: 'SELECT n FROM t', connection_name: connection });
+    expect(kept.body.state).toBe('succeeded');
+    const folder = join(small.dataDir, 'results', kept.body.id);
+    expect(existsSync(folder)).toBe(true);
+    await eventually(async () => (await small.call('GET', `/results/${kept.body.id}`)).body.state === 'expired', { what: 'the result expired', timeoutMs: 25_000 });
+    expect((await small.call('GET', `/results/${kept.body.id}`)).body.chunks).toEqual([]);
+    await eventually(async () => !existsSync(folder), { what: 'its chunks removed', timeoutMs: 10_000 });
+  }, 60_000);
+});
