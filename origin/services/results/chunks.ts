@@ -34,20 +34,8 @@ export async function writeChunks(run: StreamRun, writing: ChunkWriting): Promis
   if (body.kind === 'lines' && body.format === 'ndjson') return writeLineChunks(body.chunks, writing);
   if (body.kind !== 'rows') throw new Error('a result reads rows as values, or ndjson lines');
   const serializer = await serializerFor(writing.format);
-  const source = body.batches[Symbol.asyncIterator]();
-  let carried: Value[][] = [];
-  let exhausted = false;
-  /** The next rows: those left over from the last chunk first. */
-  const nextRows = async (): Promise<Value[][] | null> => {
-    if (carried.length > 0) return carried.splice(0);
-    if (exhausted) return null;
-    const next = await source.next();
-    if (next.done) {
-      exhausted = true;
-      return null;
-    }
-    return next.value;
-  };
+  const source = carrying(body.batches);
+  const nextRows = source.next;
   let used = 0;
   try {
     for (let index = 0; ; index++) {
@@ -59,7 +47,7 @@ export async function writeChunks(run: StreamRun, writing: ChunkWriting): Promis
         while (batch !== null) {
           const room = writing.chunkRows - rows;
           if (batch.length > room) {
-            carried = batch.slice(room);
+            source.carry(batch.slice(room));
             batch = batch.slice(0, room);
           }
           rows += batch.length;
@@ -74,7 +62,7 @@ export async function writeChunks(run: StreamRun, writing: ChunkWriting): Promis
       await writing.written({ index, rows, bytes: object.bytes });
     }
   } finally {
-    await source.return?.();
+    await source.close();
   }
 }
 
@@ -90,23 +78,8 @@ async function* capped(chunks: AsyncIterable<Uint8Array>, room: number): AsyncGe
 
 /** ndjson lines as chunks of `chunkRows` lines each, split where a line ends. */
 async function writeLineChunks(lines: AsyncIterable<Uint8Array>, writing: ChunkWriting): Promise<void> {
-  const source = lines[Symbol.asyncIterator]();
-  let carried: Uint8Array | null = null;
-  let exhausted = false;
-  const nextBytes = async (): Promise<Uint8Array | null> => {
-    if (carried) {
-      const bytes = carried;
-      carried = null;
-      return bytes;
-    }
-    if (exhausted) return null;
-    const next = await source.next();
-    if (next.done) {
-      exhausted = true;
-      return null;
-    }
-    return next.value;
-  };
+  const source = carrying(lines);
+  const nextBytes = source.next;
   let used = 0;
   try {
     for (let index = 0; ; index++) {
@@ -119,7 +92,7 @@ async function writeLineChunks(lines: AsyncIterable<Uint8Array>, writing: ChunkW
           let at = -1;
           while (rows < writing.chunkRows && (at = bytes.indexOf(0x0a, at + 1)) !== -1) rows++;
           if (rows >= writing.chunkRows && at !== -1 && at + 1 < bytes.length) {
-            carried = bytes.subarray(at + 1);
+            source.carry(bytes.subarray(at + 1));
             bytes = bytes.subarray(0, at + 1);
           }
           yield bytes;
@@ -132,6 +105,37 @@ async function writeLineChunks(lines: AsyncIterable<Uint8Array>, writing: ChunkW
       await writing.written({ index, rows, bytes: object.bytes });
     }
   } finally {
-    await source.return?.();
+    await source.close();
   }
+}
+
+/**
+ * A source read one piece at a time, where a piece cut at a chunk's end
+ * hands its rest back (`carry`) to start the next chunk; `next` gives null
+ * once the source has ended. `close` ends the source early.
+ */
+function carrying<T>(pieces: AsyncIterable<T>): { next(): Promise<T | null>; carry(rest: T): void; close(): Promise<unknown> } {
+  const source = pieces[Symbol.asyncIterator]();
+  let carried: T | null = null;
+  let exhausted = false;
+  return {
+    async next() {
+      if (carried !== null) {
+        const rest = carried;
+        carried = null;
+        return rest;
+      }
+      if (exhausted) return null;
+      const next = await source.next();
+      if (next.done) {
+        exhausted = true;
+        return null;
+      }
+      return next.value;
+    },
+    carry(rest) {
+      carried = rest;
+    },
+    close: async () => source.return?.(),
+  };
 }
