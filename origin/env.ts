@@ -178,6 +178,8 @@ export const envSchema = z.object({
   SLUICE_EXPORT_LEASE: wholeNumber(60, { min: 3, max: 3600 }),
   /** Folder of stored results' chunk files; unset: `results` under SLUICE_DATA_DIR. */
   SLUICE_RESULT_DIR: optionalText,
+  /** The saved destination (s3://, gs://, r2://) whose prefix takes stored results' chunks instead of SLUICE_RESULT_DIR; their links are then its presigned URLs. */
+  SLUICE_RESULT_DESTINATION: optionalText,
   /** Seconds a result's chunk link works. */
   SLUICE_RESULT_LINK_TTL: wholeNumber(900, { min: 1, max: 7 * 86_400 }),
   /** Seconds a finished result's chunks are kept. */

@@ -112,6 +112,10 @@ export function createFolderStore(folder: string): ObjectStore {
       const { location } = await put(`.sluice-probe-${randomUUID()}`, probe(), { contentType: 'text/plain', signal: new AbortController().signal });
       await rm(location, { force: true });
     },
+    async removeUnder(under) {
+      assertSafeKey(under);
+      await rm(join(folder, ...under.split('/')), { recursive: true, force: true });
+    },
     close() {},
   };
 }

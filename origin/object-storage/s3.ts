@@ -38,6 +38,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 interface Sdk {
   S3Client: typeof import('@aws-sdk/client-s3').S3Client;
   DeleteObjectCommand: typeof import('@aws-sdk/client-s3').DeleteObjectCommand;
+  ListObjectsV2Command: typeof import('@aws-sdk/client-s3').ListObjectsV2Command;
+  ListMultipartUploadsCommand: typeof import('@aws-sdk/client-s3').ListMultipartUploadsCommand;
+  AbortMultipartUploadCommand: typeof import('@aws-sdk/client-s3').AbortMultipartUploadCommand;
+  GetObjectCommand: typeof import('@aws-sdk/client-s3').GetObjectCommand;
   Upload: typeof import('@aws-sdk/lib-storage').Upload;
 }
 let sdk: Promise<Sdk> | undefined;
@@ -46,8 +50,15 @@ const loadSdk = (): Promise<Sdk> =>
   (sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([s3, storage]) => ({
     S3Client: s3.S3Client,
     DeleteObjectCommand: s3.DeleteObjectCommand,
+    ListObjectsV2Command: s3.ListObjectsV2Command,
+    ListMultipartUploadsCommand: s3.ListMultipartUploadsCommand,
+    AbortMultipartUploadCommand: s3.AbortMultipartUploadCommand,
+    GetObjectCommand: s3.GetObjectCommand,
     Upload: storage.Upload,
   })));
+let presigner: Promise<typeof import('@aws-sdk/s3-request-presigner')> | undefined;
+/** Only origins that hand out links to objects (stored results in a bucket) load the presigner. */
+const loadPresigner = () => (presigner ??= import('@aws-sdk/s3-request-presigner'));
 
 const noCredentialChain = () => async (): Promise<never> => {
   throw new Error('A destination uses only the credentials it is given');
@@ -136,8 +147,38 @@ export function createBucketStore(target: BucketTarget, settings: DestinationSet
     return { location: location(fullKey), bytes: body.bytes };
   }
 
+  /** Every object and unfinished upload under `folder/`; each listing page is at most 1,000. */
+  async function removeUnder(folder: string): Promise<void> {
+    assertSafeKey(folder);
+    const under = `${underPrefix(target.prefix, folder)}/`;
+    const { aws, client } = await connect();
+    try {
+      let token: string | undefined;
+      do {
+        const page = await client.send(new aws.ListObjectsV2Command({ Bucket: target.bucket, Prefix: under, ContinuationToken: token }));
+        for (const object of page.Contents ?? []) if (object.Key) await remove(object.Key);
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      const uploads = await client.send(new aws.ListMultipartUploadsCommand({ Bucket: target.bucket, Prefix: under }));
+      for (const upload of uploads.Uploads ?? []) {
+        if (upload.Key && upload.UploadId) await client.send(new aws.AbortMultipartUploadCommand({ Bucket: target.bucket, Key: upload.Key, UploadId: upload.UploadId }));
+      }
+    } catch (err) {
+      throw bucketFailed(err, `removing ${location(under)}`, redact);
+    }
+  }
+
+  async function link(key: string, { expiresIn, filename }: { expiresIn: number; filename: string }): Promise<string> {
+    assertSafeKey(key);
+    const [{ aws, client }, { getSignedUrl }] = await Promise.all([connect(), loadPresigner()]);
+    const command = new aws.GetObjectCommand({ Bucket: target.bucket, Key: underPrefix(target.prefix, key), ResponseContentDisposition: `attachment; filename="${filename}"` });
+    return getSignedUrl(client, command, { expiresIn });
+  }
+
   return {
     put,
+    removeUnder,
+    link,
     async probe() {
       const key = `.sluice-probe-${randomUUID()}`;
       const fullKey = underPrefix(target.prefix, key);

@@ -57,6 +57,18 @@ export interface ObjectStore {
    * never copied. Object storage has none; its objects come from `put`.
    */
   reserveFile?(key: string): Promise<ReservedFile>;
+  /**
+   * Removes every object under `folder/` (relative to the prefix), and
+   * abandons the unfinished uploads there, so what a stopped writer left
+   * goes too. Nothing there is no error.
+   */
+  removeUnder(folder: string): Promise<void>;
+  /**
+   * For object storage: a presigned GET URL of the object at `key`, good for
+   * `expiresIn` seconds, downloaded as `filename`. A local folder has none:
+   * its files are served by the origin.
+   */
+  link?(key: string, options: { expiresIn: number; filename: string }): Promise<string>;
   /** Writes one small probe object under the prefix and removes it: proves the credential may write there. */
   probe(): Promise<void>;
   /** Releases the client's sockets. */

@@ -4,9 +4,8 @@ import { ownerOf } from '../../access/owner.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import { type ResultRow, results } from '../../store/schema/index.ts';
-import { removeChunks } from './folder.ts';
-import { linkKey } from './links.ts';
 import { cancelResult } from './start.ts';
+import { chunkLinks, removeResultChunks } from './storage.ts';
 import { failLapsed } from './sweep.ts';
 import { type ResultView, resultView } from './view.ts';
 
@@ -29,13 +28,14 @@ async function ownResult(deps: AppDeps, caller: Caller, id: string): Promise<Res
 /** `GET /results/{id}`: the result with fresh chunk links, on the origin that holds its chunks. */
 export async function viewResult(deps: AppDeps, caller: Caller, id: string): Promise<ResultView> {
   const row = await ownResult(deps, caller, id);
-  return resultView(row, { key: await linkKey(deps), ttlSeconds: deps.env.SLUICE_RESULT_LINK_TTL });
+  const expires = Math.floor(Date.now() / 1000) + deps.env.SLUICE_RESULT_LINK_TTL;
+  return resultView(row, await chunkLinks(deps, row, expires), expires);
 }
 
 /** `DELETE /results/{id}`: a running result is cancelled (its statement stops), its chunks removed, and it is gone. */
 export async function deleteResult(deps: AppDeps, caller: Caller, id: string): Promise<void> {
-  await ownResult(deps, caller, id);
+  const row = await ownResult(deps, caller, id);
   await cancelResult(deps, id);
   await deps.store.db.delete(results).where(eq(results.id, id));
-  await removeChunks(deps.env, id);
+  await removeResultChunks(deps, row);
 }

@@ -1,20 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../../access/caller.ts';
 import { ownerOf } from '../../access/owner.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
-import { createFolderStore } from '../../object-storage/local.ts';
 import { NO_REQUEST, type RequestScope } from '../../observability/request-context.ts';
 import { type ResultChunk, type ResultRow, results } from '../../store/schema/index.ts';
+import type { ObjectStore } from '../../object-storage/types.ts';
 import type { RowOptions } from '../run/options.ts';
 import type { RunLabel } from '../run/record.ts';
 import type { RunAnswer, RunSource, StreamAnswer } from '../run/request.ts';
 import { run } from '../run/run.ts';
 import { ResultTooLarge, writeChunks } from './chunks.ts';
-import { removeChunks, resultFolder } from './folder.ts';
 import { resultRunner } from './runner.ts';
+import { type ResultPlace, newResultPlace, openResultStore, removeResultChunks } from './storage.ts';
 
 /** The formats a result is written in: those a stream takes. */
 export const RESULT_FORMATS = ['csv', 'tsv', 'ndjson', 'parquet'] as const;
@@ -57,7 +56,9 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
   const runner = resultRunner(deps);
   const id = newId();
   const controller = new AbortController();
-  const fields = { id, owner: ownerOf(request.caller), keyName: request.caller.key ? request.caller.name : null, format, chunkRows: request.chunkRows, origin: runner.holder, linkBase: request.linkBase };
+  const place = await newResultPlace(deps);
+  const fields = { id, owner: ownerOf(request.caller), keyName: request.caller.key ? request.caller.name : null, format, chunkRows: request.chunkRows, origin: runner.holder, linkBase: request.linkBase, ...place };
+  const writing = { id, place, format, chunkRows: request.chunkRows };
   const lease = sql`now() + make_interval(secs => ${deps.env.SLUICE_RESULT_LEASE})`;
   /** The run, whose `ready` (checked, about to start its statement) stores the result as running. */
   const begin = (stored: (label: RunLabel) => Promise<void>) =>
@@ -87,9 +88,9 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
     }
     runner.track(id, controller, async () => {
       try {
-        await write(deps, id, streamOf(await answered), controller.signal, { format, chunkRows: request.chunkRows });
+        await write(deps, writing, streamOf(await answered), controller.signal);
       } catch (err) {
-        await finish(deps, id, { error: controller.signal.aborted ? controller.signal.reason : err });
+        await finish(deps, writing, { error: controller.signal.aborted ? controller.signal.reason : err });
       } finally {
         release();
       }
@@ -112,9 +113,9 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
       const answered = await begin(async (label) => {
         await deps.store.db.update(results).set({ state: 'running', query: label.query, version: label.version, connection: label.connection ?? '-' }).where(eq(results.id, id));
       });
-      await write(deps, id, streamOf(answered), controller.signal, { format, chunkRows: request.chunkRows });
+      await write(deps, writing, streamOf(answered), controller.signal);
     } catch (err) {
-      await finish(deps, id, { error: controller.signal.aborted ? controller.signal.reason : err });
+      await finish(deps, writing, { error: controller.signal.aborted ? controller.signal.reason : err });
     } finally {
       placed?.();
     }
@@ -127,12 +128,20 @@ const streamOf = (answer: RunAnswer): StreamAnswer => {
   return answer;
 };
 
+/** A result being written: where, and how. */
+interface Writing {
+  id: string;
+  place: ResultPlace;
+  format: ResultFormat;
+  chunkRows: number;
+}
+
 /** Writes the run's chunks, recording each as it lands, then the outcome. */
-async function write(deps: AppDeps, id: string, answer: StreamAnswer, signal: AbortSignal, { format, chunkRows }: { format: ResultFormat; chunkRows: number }): Promise<void> {
-  const folder = resultFolder(deps.env);
-  const store = createFolderStore(folder);
+async function write(deps: AppDeps, writing: Writing, answer: StreamAnswer, signal: AbortSignal): Promise<void> {
+  const { id, format, chunkRows } = writing;
+  let store: ObjectStore | undefined;
   try {
-    await mkdir(folder, { recursive: true });
+    store = await openResultStore(deps, writing.place);
     await writeChunks(answer.run, {
       id,
       format,
@@ -142,12 +151,12 @@ async function write(deps: AppDeps, id: string, answer: StreamAnswer, signal: Ab
       room: deps.env.SLUICE_RESULT_MAX_BYTES - (await bytesHeld(deps, resultRunner(deps).holder, id)),
       written: (chunk) => recordChunk(deps, id, chunk),
     });
-    await finish(deps, id, { truncated: answer.run.capped() });
+    await finish(deps, writing, { truncated: answer.run.capped() });
   } catch (err) {
     await answer.run.abandon();
-    await finish(deps, id, { error: signal.aborted ? signal.reason : err });
+    await finish(deps, writing, { error: signal.aborted ? signal.reason : err });
   } finally {
-    store.close();
+    store?.close();
   }
 }
 
@@ -178,13 +187,13 @@ async function recordChunk(deps: AppDeps, id: string, chunk: ResultChunk): Promi
  * A result's end: succeeded (kept SLUICE_RESULT_TTL seconds), or failed or
  * cancelled with its chunks removed. A result deleted meanwhile stays gone.
  */
-async function finish(deps: AppDeps, id: string, outcome: { truncated?: boolean; error?: unknown }): Promise<void> {
+async function finish(deps: AppDeps, { id, place }: Writing, outcome: { truncated?: boolean; error?: unknown }): Promise<void> {
   const ttl = sql`now() + make_interval(secs => ${deps.env.SLUICE_RESULT_TTL})`;
   if (outcome.error === undefined) {
     await deps.store.db.update(results).set({ state: 'succeeded', truncated: outcome.truncated ?? false, finishedAt: sql`now()`, expiresAt: ttl, leaseExpires: null }).where(eq(results.id, id));
     return;
   }
-  await removeChunks(deps.env, id);
+  await removeResultChunks(deps, { id, ...place });
   const cancelled = outcome.error === CANCELLED;
   // What the result's `error` cannot say (it never carries an unexpected error's text) goes to the log.
   if (!(outcome.error instanceof SluiceError) && !(outcome.error instanceof ResultTooLarge)) {

@@ -1,10 +1,11 @@
 import { readdir } from 'node:fs/promises';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { NO_REQUEST } from '../../observability/request-context.ts';
 import { results } from '../../store/schema/index.ts';
 import { removeChunks, resultFolder } from './folder.ts';
 import { ORIGIN_STOPPED } from './start.ts';
+import { removeResultChunks } from './storage.ts';
 
 const SWEEP_MS = 15_000;
 /** How long an expired result still answers `state: expired` before it is forgotten. */
@@ -20,24 +21,28 @@ export async function failLapsed(deps: AppDeps, id?: string): Promise<boolean> {
     .update(results)
     .set({ state: 'failed', error: { error: ORIGIN_STOPPED.message }, chunks: [], rows: 0, bytes: 0, finishedAt: sql`now()`, expiresAt: sql`now() + make_interval(secs => ${deps.env.SLUICE_RESULT_TTL})`, leaseExpires: null })
     .where(and(inArray(results.state, ['queued', 'running']), lt(results.leaseExpires, sql`now()`), id === undefined ? undefined : eq(results.id, id)))
-    .returning({ id: results.id });
-  for (const row of failed) await removeChunks(deps.env, row.id);
+    .returning({ id: results.id, destination: results.destination, location: results.location });
+  for (const row of failed) await removeResultChunks(deps, row);
   return failed.length > 0;
 }
 
 /**
  * One pass: lapsed results failed; finished results past their time
- * expired (their chunks removed); expired ones forgotten a day later; and
- * any folder here whose result is no longer kept (failed, cancelled,
- * expired, deleted, or failed by another origin while this one was down)
- * removed.
+ * expired (chunks in a destination removed first, by whichever origin
+ * sweeps, and expired only once they are gone); expired ones forgotten a
+ * day later; and any folder here whose result is no longer kept (failed,
+ * cancelled, expired, deleted, or failed by another origin while this one
+ * was down) removed.
  */
 export async function sweepResults(deps: AppDeps): Promise<void> {
   await failLapsed(deps);
-  await deps.store.db
-    .update(results)
-    .set({ state: 'expired', chunks: [] })
-    .where(and(inArray(results.state, ['succeeded', 'failed', 'cancelled']), lt(results.expiresAt, sql`now()`)));
+  const due = and(inArray(results.state, ['succeeded', 'failed', 'cancelled']), lt(results.expiresAt, sql`now()`));
+  const held = await deps.store.db
+    .select({ id: results.id, destination: results.destination, location: results.location })
+    .from(results)
+    .where(and(due, eq(results.state, 'succeeded'), isNotNull(results.destination)));
+  for (const row of held) if (!(await removeResultChunks(deps, row))) await deps.store.db.update(results).set({ expiresAt: sql`now() + interval '1 minute'` }).where(eq(results.id, row.id));
+  await deps.store.db.update(results).set({ state: 'expired', chunks: [] }).where(due);
   await deps.store.db.delete(results).where(and(eq(results.state, 'expired'), lt(results.expiresAt, sql`now() - ${FORGET_AFTER}`)));
   let folders: string[];
   try {

@@ -1,6 +1,5 @@
 import type { ResultRow } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
-import { chunkLink } from './links.ts';
 
 /** A result as `/results` answers it: its chunks each with a fresh link, good for SLUICE_RESULT_LINK_TTL seconds. */
 export interface ResultView {
@@ -20,8 +19,8 @@ export interface ResultView {
   expires_at: string | null;
 }
 
-export function resultView(row: ResultRow, links: { key: Buffer; ttlSeconds: number }): ResultView {
-  const expires = Math.floor(Date.now() / 1000) + links.ttlSeconds;
+/** `urls`: each chunk's link, in order, good until `expires` (unix seconds). */
+export function resultView(row: ResultRow, urls: string[], expires: number): ResultView {
   const expiresAt = formatDate(new Date(expires * 1000));
   return {
     id: row.id,
@@ -33,7 +32,7 @@ export function resultView(row: ResultRow, links: { key: Buffer; ttlSeconds: num
     rows: row.rows,
     bytes: row.bytes,
     truncated: row.truncated,
-    chunks: row.chunks.map((chunk) => ({ ...chunk, url: chunkLink(links.key, row.linkBase, row.id, chunk.index, expires), expires_at: expiresAt })),
+    chunks: row.chunks.map((chunk, at) => ({ ...chunk, url: urls[at]!, expires_at: expiresAt })),
     error: row.error,
     created_at: formatDate(row.createdAt),
     finished_at: row.finishedAt ? formatDate(row.finishedAt) : null,

@@ -36,6 +36,9 @@ export const results = pgTable(
     origin: text('origin').notNull(),
     /** Where that origin was reached (`http://host:port`): every origin's links to its chunks point there. */
     linkBase: text('link_base').notNull(),
+    /** With SLUICE_RESULT_DESTINATION: the destination whose credentials reach its chunks, and its url when they were written (its chunks are under `<location>/<id>/`). Null: in the result folder of the origin at `linkBase`. */
+    destination: text('destination'),
+    location: text('location'),
     leaseExpires: timestamp('lease_expires', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
