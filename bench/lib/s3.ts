@@ -7,7 +7,9 @@ import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { BenchContext } from './context.ts';
+import { DUCK_TABLE } from './dataset.ts';
 import { startServer, type Server } from './process.ts';
+import { duckCopyOnce } from './stream.ts';
 
 /** The bucket bench/s3-server.ts creates. */
 export const BUCKET = 'exports';
@@ -91,4 +93,22 @@ export async function startBenchS3(ctx: BenchContext): Promise<BenchS3> {
       await server.stop();
     },
   };
+}
+
+/** DuckDB's COPY to a local parquet file, then that file uploaded: the plain way to the same object. */
+export interface CopyUploadRun {
+  copySeconds: number;
+  uploadSeconds: number;
+  seconds: number;
+  rowsPerSecond: number;
+  bytes: number;
+  storedBytes: number;
+}
+
+export async function copyThenUpload(ctx: BenchContext, s3: BenchS3, run: number): Promise<CopyUploadRun> {
+  const copy = await duckCopyOnce(ctx, DUCK_TABLE, 'parquet', ctx.rows);
+  const key = `baseline/${run}.parquet`;
+  const upload = await s3.uploadFile(copy.file, key);
+  const seconds = copy.seconds + upload.seconds;
+  return { copySeconds: copy.seconds, uploadSeconds: upload.seconds, seconds, rowsPerSecond: ctx.rows / seconds, bytes: upload.bytes, storedBytes: await s3.size(key) };
 }

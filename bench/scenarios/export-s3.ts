@@ -4,30 +4,12 @@ import { DUCK_TABLE } from '../lib/dataset.ts';
 import { exportOnce, runFigures, setUpExport, type ExportRun } from '../lib/export.ts';
 import { checkNote, checkParquet } from '../lib/parquet-check.ts';
 import type { Figure } from '../lib/report.ts';
-import { keyOf, PART_SIZE, QUEUE_SIZE, startBenchS3, type BenchS3 } from '../lib/s3.ts';
-import { duckCopyOnce, interleaved, medianOf, startStreamOrigin } from '../lib/stream.ts';
+import { copyThenUpload, keyOf, PART_SIZE, QUEUE_SIZE, startBenchS3, type CopyUploadRun } from '../lib/s3.ts';
+import { interleaved, medianOf, startStreamOrigin } from '../lib/stream.ts';
 import { ratio } from '../lib/stats.ts';
 
 const RSS_GOAL_MIB = 250;
 const RATE_GOAL = 0.7;
-
-/** DuckDB's COPY to a local parquet file, then that file uploaded: the plain way to the same object. */
-interface CopyUploadRun {
-  copySeconds: number;
-  uploadSeconds: number;
-  seconds: number;
-  rowsPerSecond: number;
-  bytes: number;
-  storedBytes: number;
-}
-
-async function copyThenUpload(ctx: BenchContext, s3: BenchS3, run: number): Promise<CopyUploadRun> {
-  const copy = await duckCopyOnce(ctx, DUCK_TABLE, 'parquet', ctx.rows);
-  const key = `baseline/${run}.parquet`;
-  const upload = await s3.uploadFile(copy.file, key);
-  const seconds = copy.seconds + upload.seconds;
-  return { copySeconds: copy.seconds, uploadSeconds: upload.seconds, seconds, rowsPerSecond: ctx.rows / seconds, bytes: upload.bytes, storedBytes: await s3.size(key) };
-}
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 

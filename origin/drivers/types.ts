@@ -98,6 +98,11 @@ export interface ParquetStream extends Cursor<Uint8Array> {
   readonly rows: number;
   /** Where the file is: the `path` asked for, or the driver's own temporary file (removed on close). */
   readonly path: string;
+  /**
+   * With `chunkRows`: the files written into the folder at `path`, in row
+   * order, each with its row count; the cursor's batches are then empty.
+   */
+  readonly files?: ReadonlyArray<{ path: string; rows: number }>;
 }
 
 export interface ParquetOptions {
@@ -109,6 +114,12 @@ export interface ParquetOptions {
    * file of the driver's own.
    */
   path?: string;
+  /**
+   * With `path`: write a new folder there of files of about this many rows
+   * each, in row order, every file cut where a row group ends (so a file
+   * may hold a few thousand rows more or less), instead of one file.
+   */
+  chunkRows?: number;
 }
 
 export interface SchemaColumn {

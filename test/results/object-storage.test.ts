@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts'
 import { type TestS3, startS3 } from '../harness/s3.ts';
 import { unique } from '../harness/unique.ts';
 import { type TestDb, addConnection, createTestDb } from '../query/fixture.ts';
+import { duckFixture } from '../streaming-pushdown/pushdown.ts';
+import { duckQuery } from '../unit/formats/duck.ts';
 
 /**
  * Stored results in object storage (SLUICE_RESULT_DESTINATION): chunks are
@@ -130,6 +132,27 @@ describe('results in object storage', () => {
     expect((await b.call('GET', `/results/${made.body.id}`)).body.chunks).toEqual([]);
     expect(await objects(made.body.id)).toEqual([]);
   }, 40_000);
+
+  it('take DuckDB\'s own parquet files as chunks, uploaded from a private folder that is then removed', async () => {
+    const duck = await duckFixture('sluice-results-s3-duck-', ['CREATE TABLE big AS SELECT range AS id, md5(range::VARCHAR) AS h FROM range(150000)']);
+    try {
+      const connection = unique('duck');
+      expect((await a.call('POST', '/api/v1/connections', { name: connection, db: 'duckdb', database: duck.file })).status).toBe(201);
+      const made = await a.call('POST', '/results', { sql: 'SELECT * FROM big ORDER BY id', connection_name: connection, format: 'parquet', chunk_rows: 100_000 });
+      expect(made.body).toMatchObject({ state: 'succeeded', rows: 150_000 });
+      expect((await objects(made.body.id)).map((object) => object.key).sort()).toEqual([`kept/${made.body.id}/0.parquet`, `kept/${made.body.id}/1.parquet`]);
+      for (const chunk of made.body.chunks) {
+        const file = join(duck.dir, `${chunk.index}.parquet`);
+        await writeFile(file, Buffer.from(await (await fetch(chunk.url)).arrayBuffer()));
+        const [written] = (await duckQuery(`SELECT created_by, num_rows FROM parquet_file_metadata('${file}')`)).rows;
+        expect(String(written![0])).toMatch(/duckdb/i);
+        expect(Number(written![1])).toBe(chunk.rows);
+      }
+      expect((await readdir(tmpdir())).filter((name) => name.startsWith('sluice-result-'))).toEqual([]);
+    } finally {
+      await rm(duck.dir, { recursive: true, force: true });
+    }
+  });
 
   it('are refused, saying what to do, on an origin whose SLUICE_RESULT_DESTINATION is not a saved destination', async () => {
     const refused = await b.call('POST', '/results', { sql: SQL, connection_name: pg });

@@ -200,13 +200,13 @@ export class DuckdbDriver extends PooledDriver<DuckSession, DuckDBConnection> {
   async streamParquet(request: RunRequest, options: ParquetOptions): Promise<ParquetStream | null> {
     // Between pipeAvailable and the source's construction nothing may wait.
     if (!(await pipeAvailable(this.streamSpec))) return null;
-    const source = new DuckParquetFile({ ...this.streamSpec, threads: PARQUET_FILE_THREADS }, request, options.rowGroupRows, options.path ?? null);
+    const source = new DuckParquetFile({ ...this.streamSpec, threads: PARQUET_FILE_THREADS }, request, options.rowGroupRows, options.path ?? null, options.chunkRows ?? null);
     const cursor = await openCursor(source, { request, fail: (error) => queryFailed(error, this.redactor) });
     if (source.declined) {
       await cursor.close();
       return null;
     }
-    return { columns: cursor.columns, batches: cursor.batches, close: () => cursor.close(), rows: source.rows, path: source.path! };
+    return { columns: cursor.columns, batches: cursor.batches, close: () => cursor.close(), rows: source.rows, path: source.path!, files: source.files };
   }
 
   /** A READ_ONLY file needs no more; elsewhere reads run in a read-only transaction. */

@@ -73,9 +73,10 @@ export function allowedAccess(files: Record<string, string>): { paths: string[];
 
 /**
  * A new instance for `spec`, locked down. `writable` names files beyond the
- * configured ones that statements may open (a stream's own pipe).
+ * configured ones that statements may open (a stream's own pipe), and
+ * `writableFolders` folders they may create and fill (a result's chunks).
  */
-export async function createInstance(spec: InstanceSpec, writable: string[] = []): Promise<DuckDBInstance> {
+export async function createInstance(spec: InstanceSpec, writable: string[] = [], writableFolders: string[] = []): Promise<DuckDBInstance> {
   const options: Record<string, string> = {
     threads: String(spec.threads),
     memory_limit: spec.memoryLimit,
@@ -86,7 +87,9 @@ export async function createInstance(spec: InstanceSpec, writable: string[] = []
   try {
     const { paths, directories } = allowedAccess(spec.files);
     const list = (items: string[]) => `[${items.map(sqlString).join(', ')}]`;
-    paths.push(...writable);
+    // A folder is named both ways: as a path to create it, as a directory for the files in it.
+    paths.push(...writable, ...writableFolders);
+    directories.push(...writableFolders.map((folder) => `${folder}/`));
     if (paths.length) await setup.run(`SET allowed_paths = ${list(paths)}`);
     if (directories.length) await setup.run(`SET allowed_directories = ${list(directories)}`);
     await setup.run('SET enable_external_access = false');

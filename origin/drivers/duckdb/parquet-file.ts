@@ -37,8 +37,27 @@ import { sqlString } from './render.ts';
  * export (2026-11-27, 2 cores): 1 thread 4.5M rows/s at 150 MiB peak RSS;
  * 2 threads 3.1M rows/s at 163 MiB, 2.0M rows/s at 171-184 MiB without the
  * fine scan tasks (scan-tasks.ts).
+ *
+ * Chunked (a stored result's chunks, ADR 0030): the COPY writes a folder of
+ * files of K row groups each (ROW_GROUPS_PER_FILE), groups of the JS
+ * writer's size in whole vectors (larger ones outgrew the 10 MB first try
+ * and wrote more slowly: 2026-11-29, 5M rows, 1 thread, 1.6 s with 14,336
+ * rows, 2.3-2.8 s with 61,440-112,640), K of them making up about
+ * `chunkRows`. One thread keeps the files in row order (two wrote them out
+ * of order). DuckDB closes a group at the end of the vector that fills it,
+ * so a file holds K groups of at least their size.
  */
 export const PARQUET_FILE_THREADS = 1;
+
+/** DuckDB's vector: a row group ends at a vector's end. */
+const VECTOR_ROWS = 2048;
+
+/** Row groups per file and their size, for files of about `chunkRows` rows in groups of about `groupRows`. */
+export function chunkLayout(chunkRows: number, groupRows: number): { groups: number; groupRows: number } {
+  const size = VECTOR_ROWS * Math.max(1, Math.round(groupRows / VECTOR_ROWS));
+  // At least `chunkRows` in full vectors, so there are never more chunks than the JS writer would make.
+  return { groups: Math.max(1, Math.ceil(chunkRows / size)), groupRows: size };
+}
 
 /** The statement's own columns, and the SQL that selects its rows typed for parquet. */
 export interface ParquetPlan {
@@ -64,6 +83,8 @@ export class DuckParquetFile implements StatementSource<Uint8Array> {
   declined = false;
   /** Where the file is written. */
   path: string | null = null;
+  /** Chunked: the files written, in row order. */
+  files: Array<{ path: string; rows: number }> | undefined;
   private plan: ParquetPlan | null = null;
   private folder: string | null = null;
   private instance: DuckDBInstance | null = null;
@@ -77,6 +98,7 @@ export class DuckParquetFile implements StatementSource<Uint8Array> {
     private readonly request: RunRequest,
     private readonly rowGroupRows: (columns: number) => number,
     private readonly target: string | null,
+    private readonly chunkRows: number | null = null,
   ) {}
 
   async start(cancelled: AbortSignal): Promise<ColumnMeta[]> {
@@ -101,9 +123,10 @@ export class DuckParquetFile implements StatementSource<Uint8Array> {
     if (this.target === null) this.folder ??= await mkdtemp(join(tmpdir(), 'sluice-parquet-'));
     const path = this.target ?? join(this.folder!, 'result.parquet');
     this.path = path;
-    await rm(path, { force: true });
+    const chunked = this.chunkRows !== null && this.target !== null;
+    await rm(path, { force: true, recursive: chunked });
     cancelled.throwIfAborted();
-    this.instance = await createInstance({ ...this.spec, memoryLimit }, [path]);
+    this.instance = chunked ? await createInstance({ ...this.spec, memoryLimit }, [], [path]) : await createInstance({ ...this.spec, memoryLimit }, [path]);
     this.connection = await connectSession(this.instance, this.spec);
     if (!this.plan) {
       this.plan = await duckParquetPlan(this.connection, this.request, this.rowGroupRows);
@@ -114,7 +137,9 @@ export class DuckParquetFile implements StatementSource<Uint8Array> {
     }
     cancelled.throwIfAborted();
     const values = this.request.values as DuckDBValue[];
-    const copy = `COPY (${this.plan.text}) TO ${sqlString(path)} (FORMAT parquet, ROW_GROUP_SIZE ${this.plan.rowGroupRows})`;
+    const chunks = chunked ? chunkLayout(this.chunkRows!, this.plan.rowGroupRows) : null;
+    const layout = chunks ? `ROW_GROUP_SIZE ${chunks.groupRows}, ROW_GROUPS_PER_FILE ${chunks.groups}, FILENAME_PATTERN 'chunk_{i}'` : `ROW_GROUP_SIZE ${this.plan.rowGroupRows}`;
+    const copy = `COPY (${this.plan.text}) TO ${sqlString(path)} (FORMAT parquet, ${layout})`;
     try {
       const result = await this.connection.runAndReadAll(copy, values.length ? values : undefined);
       this.rows = Number(result.getRows()[0]?.[0] ?? 0);
@@ -123,8 +148,16 @@ export class DuckParquetFile implements StatementSource<Uint8Array> {
       this.declined = true;
       return this.plan.columns;
     }
-    this.file = await open(path, 'r');
+    if (chunked) this.files = await this.writtenFiles(path);
+    else this.file = await open(path, 'r');
     return this.plan.columns;
+  }
+
+  /** The chunked COPY's files in row order (`chunk_<i>`), with the row counts of their footers. */
+  private async writtenFiles(folder: string): Promise<Array<{ path: string; rows: number }>> {
+    const read = await this.connection!.runAndReadAll(`SELECT file_name, num_rows FROM parquet_file_metadata(${sqlString(`${folder}/chunk_*.parquet`)})`);
+    const files = read.getRows().map(([file, rows]) => ({ path: String(file), rows: Number(rows), index: Number(/chunk_(\d+)\.parquet$/.exec(String(file))?.[1]) }));
+    return files.sort((a, b) => a.index - b.index).map(({ path, rows }) => ({ path, rows }));
   }
 
   async pull(): Promise<Uint8Array | null> {

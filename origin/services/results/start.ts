@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../../access/caller.ts';
 import { ownerOf } from '../../access/owner.ts';
@@ -12,6 +15,7 @@ import type { RunLabel } from '../run/record.ts';
 import type { RunAnswer, RunSource, StreamAnswer } from '../run/request.ts';
 import { run } from '../run/run.ts';
 import { ResultTooLarge, writeChunks } from './chunks.ts';
+import { resultFolder } from './folder.ts';
 import { resultRunner } from './runner.ts';
 import { type ResultPlace, newResultPlace, openResultStore, removeResultChunks } from './storage.ts';
 
@@ -32,6 +36,13 @@ export interface ResultRequest {
 
 /** Rows per chunk when a request does not say. */
 export const DEFAULT_CHUNK_ROWS = 1_000_000;
+
+/**
+ * Parquet chunks of at least this many rows are written by DuckDB itself
+ * where it can (ADR 0030: each then ends where a row group does); smaller
+ * ones by the JS writer, each exactly `chunk_rows`.
+ */
+export const PUSHED_CHUNK_ROWS = 100_000;
 
 /** Why a result stopped, as its `error` says it. */
 const CANCELLED = new SluiceError('invalid_request', 'The result was cancelled');
@@ -58,9 +69,14 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
   const controller = new AbortController();
   const place = await newResultPlace(deps);
   const fields = { id, owner: ownerOf(request.caller), keyName: request.caller.key ? request.caller.name : null, format, chunkRows: request.chunkRows, origin: runner.holder, linkBase: request.linkBase, ...place };
-  const writing = { id, place, format, chunkRows: request.chunkRows };
+  const writing: Writing = { id, place, format, chunkRows: request.chunkRows, parts: null };
   const lease = sql`now() + make_interval(secs => ${deps.env.SLUICE_RESULT_LEASE})`;
-  /** The run, whose `ready` (checked, about to start its statement) stores the result as running. */
+  const pushable = format === 'parquet' && request.chunkRows >= PUSHED_CHUNK_ROWS && deps.env.SLUICE_STREAM_PUSHDOWN;
+  /**
+   * The run, whose `ready` (checked, about to start its statement) stores
+   * the result as running, and offers the database a folder for its own
+   * parquet files.
+   */
   const begin = (stored: (label: RunLabel) => Promise<void>) =>
     run(deps, {
       caller: request.caller,
@@ -70,7 +86,15 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
       signal: controller.signal,
       scope: request.scope,
       details: { result: id },
-      consumer: { valuesOnly: true, ready: stored },
+      consumer: {
+        valuesOnly: !pushable,
+        async ready(label) {
+          await stored(label);
+          if (!pushable) return;
+          writing.parts = await partsFolder(deps, writing);
+          return { parquetPath: writing.parts, parquetChunkRows: request.chunkRows };
+        },
+      },
     });
   const release = runner.tryPlace();
   if (release) {
@@ -92,6 +116,7 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
       } catch (err) {
         await finish(deps, writing, { error: controller.signal.aborted ? controller.signal.reason : err });
       } finally {
+        await removeParts(writing);
         release();
       }
     });
@@ -117,6 +142,7 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
     } catch (err) {
       await finish(deps, writing, { error: controller.signal.aborted ? controller.signal.reason : err });
     } finally {
+      await removeParts(writing);
       placed?.();
     }
   });
@@ -134,6 +160,24 @@ interface Writing {
   place: ResultPlace;
   format: ResultFormat;
   chunkRows: number;
+  /** Where the database writes its own parquet files, once it was offered a folder. */
+  parts: string | null;
+}
+
+/**
+ * A folder for the database's parquet files before they become chunks: in
+ * the result's own folder for a local one (so each is renamed into place),
+ * else in a private temporary folder (mode 700) they are uploaded from.
+ */
+async function partsFolder(deps: AppDeps, { id, place }: Writing): Promise<string> {
+  if (place.destination !== null) return join(await mkdtemp(join(tmpdir(), 'sluice-result-')), 'parts');
+  const folder = join(resultFolder(deps.env), id);
+  await mkdir(folder, { recursive: true });
+  return join(folder, '.parts');
+}
+
+async function removeParts({ parts, place }: Writing): Promise<void> {
+  if (parts !== null) await rm(place.destination === null ? parts : dirname(parts), { recursive: true, force: true });
 }
 
 /** Writes the run's chunks, recording each as it lands, then the outcome. */

@@ -1,4 +1,4 @@
-import type { ColumnMeta, LineFormat, RunDialect } from '../../drivers/types.ts';
+import type { ColumnMeta, LineFormat, ParquetStream, RunDialect } from '../../drivers/types.ts';
 import type { AppDeps } from '../../deps.ts';
 import { type ObservedQuery, observeQuery } from '../../observability/query-log.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
@@ -30,7 +30,7 @@ export interface PageRun extends RunBase, WindowedPage {}
 export type StreamBody =
   | { kind: 'rows'; batches: AsyncIterable<Value[][]> }
   | { kind: 'lines'; format: LineFormat; chunks: AsyncIterable<Uint8Array> }
-  | { kind: 'file'; path: string; chunks: AsyncIterable<Uint8Array> };
+  | { kind: 'file'; path: string; files?: ParquetStream['files']; chunks: AsyncIterable<Uint8Array> };
 
 export interface StreamRun extends RunBase {
   body: StreamBody;
@@ -83,7 +83,7 @@ export function begin(deps: AppDeps, scope: RequestScope, run: { connection: str
 export type ShapedBody =
   | { kind: 'rows'; batches: AsyncIterable<Value[][]>; rows(): number; capped(): boolean }
   | { kind: 'lines'; format: LineFormat; chunks: AsyncIterable<Uint8Array>; rows(): number; capped(): boolean }
-  | { kind: 'file'; path: string; chunks: AsyncIterable<Uint8Array>; rows(): number; capped(): boolean };
+  | { kind: 'file'; path: string; files?: ParquetStream['files']; chunks: AsyncIterable<Uint8Array>; rows(): number; capped(): boolean };
 
 /**
  * A stream over an open cursor: `close` runs exactly once, when the body is
@@ -111,7 +111,7 @@ export function streamRun(deps: AppDeps, begun: Begun, options: RowOptions, shap
       ? { kind: 'rows', batches: counted(shaped.batches) }
       : shaped.kind === 'lines'
         ? { kind: 'lines', format: shaped.format, chunks: counted(shaped.chunks) }
-        : { kind: 'file', path: shaped.path, chunks: counted(shaped.chunks) };
+        : { kind: 'file', path: shaped.path, files: shaped.files, chunks: counted(shaped.chunks) };
   const closeUnread = async (ok: boolean) => {
     if (begunReading) return;
     begunReading = true;

@@ -78,8 +78,12 @@ export interface RunRequest {
 export interface Consumer {
   /** The values are read (an incremental export tracks its column): never the database's own lines. */
   valuesOnly?: boolean;
-  /** Returns where the database may write a whole parquet file itself (ADR 0021), or nothing. */
-  ready(label: RunLabel): Promise<{ parquetPath?: string } | void>;
+  /**
+   * Returns where the database may write a whole parquet file itself (ADR
+   * 0021), or, with `parquetChunkRows`, a folder of files of about that many
+   * rows each (ADR 0030); or nothing.
+   */
+  ready(label: RunLabel): Promise<{ parquetPath?: string; parquetChunkRows?: number } | void>;
 }
 
 /** A page: its bytes and headers as answered (fresh or from the response cache), 304 with no body. */

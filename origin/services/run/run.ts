@@ -142,7 +142,7 @@ async function engineStream(deps: AppDeps, request: RunRequest, { engine, label 
     ...engine.input,
     ...run,
     valuesOnly: consumer?.valuesOnly,
-    parquetFile: consumer ? { path: ready?.parquetPath } : undefined,
+    parquetFile: consumer ? { path: ready?.parquetPath, chunkRows: ready?.parquetChunkRows } : undefined,
   });
 }
 

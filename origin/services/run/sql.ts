@@ -35,7 +35,7 @@ export interface RunInput {
    * database may write a parquet file whole before the run opens (ADR 0021),
    * at `path` (a new file the caller owns) or in a temporary file.
    */
-  parquetFile?: { path?: string };
+  parquetFile?: { path?: string; chunkRows?: number };
 }
 
 /** Formats a driver may write itself on `stream=true` (SLUICE_STREAM_PUSHDOWN). */
@@ -68,7 +68,7 @@ export async function runStream(deps: AppDeps, input: RunInput): Promise<StreamR
   if (opened.kind === 'file') {
     // The file holds every row: a capped stream never takes this path (startPushdown).
     const rows = opened.cursor.rows;
-    shaped = { kind: 'file', path: opened.cursor.path, chunks: opened.cursor.batches, rows: () => rows, capped: () => false };
+    shaped = { kind: 'file', path: opened.cursor.path, files: opened.cursor.files, chunks: opened.cursor.batches, rows: () => rows, capped: () => false };
   } else if (opened.kind === 'lines') {
     shaped = { kind: 'lines', format: opened.format, ...capLines(opened.cursor.batches, opened.format, max) };
   } else {
@@ -93,7 +93,7 @@ type Opened =
 async function startPushdown(driver: Driver, request: RunRequest, format: string, input: RunInput): Promise<Opened | null> {
   if (format === 'parquet') {
     if (!driver.streamParquet || !input.parquetFile || input.options.streamMaxRows !== undefined) return null;
-    const cursor = await driver.streamParquet(request, { rowGroupRows, path: input.parquetFile.path });
+    const cursor = await driver.streamParquet(request, { rowGroupRows, path: input.parquetFile.path, chunkRows: input.parquetFile.chunkRows });
     return cursor && { kind: 'file', cursor };
   }
   if (!driver.streamLines || !LINE_FORMATS.has(format)) return null;
