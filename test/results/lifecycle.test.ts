@@ -99,12 +99,13 @@ describe('stored results over time', () => {
 });
 
 describe('the key that signs chunk links', () => {
-  it('is made once per store, kept encrypted under SLUICE_SECRET_KEY, and signs every origin\'s links to the origin holding the chunks', async () => {
+  it('is made once per store, kept encrypted under SLUICE_SECRET_KEY, and signs every origin\'s links to the origin holding the chunks; rekeyed, its links still hold', async () => {
     const keyed = await freshDatabase();
     const folder = await mkdtemp(join(tmpdir(), 'sluice-results-key-'));
-    const env = { SLUICE_DATABASE_URL: keyed.url, SLUICE_SECRET_KEY: randomBytes(32).toString('hex') };
+    const oldKey = randomBytes(32).toString('hex');
+    const env = { SLUICE_DATABASE_URL: keyed.url, SLUICE_SECRET_KEY: oldKey };
     const raw = postgres(keyed.url, { max: 1, onnotice: () => {} });
-    const first = await startOrigin({ dataDir: join(folder, 'a'), template: false, env });
+    let first = await startOrigin({ dataDir: join(folder, 'a'), template: false, env });
     const second = await startOrigin({ dataDir: join(folder, 'b'), template: false, env });
     try {
       const connection = unique('pg');
@@ -121,6 +122,19 @@ describe('the key that signs chunk links', () => {
       const res = await fetch(link);
       expect(res.status).toBe(200);
       expect((await res.text()).trim().split('\n')).toHaveLength(10);
+
+      // Rekeyed under a new first key, then read with the new key alone: the links signed before still hold.
+      const newKey = randomBytes(32).toString('hex');
+      await Promise.all([first.stop(), second.stop()]);
+      const rotating = await startOrigin({ dataDir: join(folder, 'c'), template: false, env: { ...env, SLUICE_SECRET_KEY: `${newKey},${oldKey}` } });
+      const rekeyed = await rotating.call('POST', '/api/v1/settings/rekey', {});
+      await rotating.stop();
+      expect(rekeyed.status, JSON.stringify(rekeyed.body)).toBe(200);
+      expect(rekeyed.body.rekeyed).toBeGreaterThanOrEqual(1);
+      const [moved] = await raw`select value from server_secrets where name = 'result_links'`;
+      expect(moved!.value.split(':')[2]).not.toBe(stored[0]!.value.split(':')[2]);
+      first = await startOrigin({ dataDir: join(folder, 'a'), template: false, env: { ...env, SLUICE_SECRET_KEY: newKey } });
+      expect((await fetch(new URL(`${link.pathname}${link.search}`, first.url))).status).toBe(200);
     } finally {
       await Promise.all([first.stop(), second.stop()]);
       await raw.end({ timeout: 5 });
