@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { BenchContext, Scenario } from '../lib/context.ts';
+import type { Scenario } from '../lib/context.ts';
 import { DUCK_TABLE } from '../lib/dataset.ts';
 import { exportOnce, runFigures, setUpExport, type ExportRun } from '../lib/export.ts';
 import { checkNote, checkParquet } from '../lib/parquet-check.ts';

@@ -5,7 +5,7 @@ import { checkNote, checkParquet } from '../lib/parquet-check.ts';
 import type { Figure } from '../lib/report.ts';
 import { duckCopyOnce, interleaved, medianOf, startStreamOrigin, streamOnce, type CopyRun, type StreamRun } from '../lib/stream.ts';
 import { ratio } from '../lib/stats.ts';
-import { JS_PATH, PUSHDOWN_PATH } from './paths.ts';
+import { JS_PATH } from './paths.ts';
 
 const RSS_GOAL_MIB = 300;
 

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { type Origin, type OriginOptions, startOrigin } from '../harness/origin.ts';
-import { unique } from '../harness/unique.ts';
 
 /**
  * The configuration-as-code tests: origins with the server key set (keys can

@@ -3,7 +3,7 @@ import type { Row } from '@clickhouse/client';
 import { codeTokens, tokenize } from '../../sql/tokenizer.ts';
 import type { Value } from '../../values.ts';
 import type { Outcome, StatementSource } from '../cursor.ts';
-import type { ColumnMeta, RunRequest } from '../types.ts';
+import type { ColumnMeta } from '../types.ts';
 import { ClickhouseRequest } from './request.ts';
 import { clickhouseType } from './types.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { assertObjectName } from '../names.ts';
 import { ADMIN_ROLES } from '../../access/capabilities.ts';
-import { SluiceError, badRequest } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import { offsetMinutesAt } from '../../time.ts';
 import { periodEnd } from '../../access/periods.ts';
 

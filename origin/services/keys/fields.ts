@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { assertObjectName } from '../names.ts';
 import { grantFieldsShape } from '../../../shared/access/grants-input.ts';
 import { periodKey } from '../../access/periods.ts';
-import { SluiceError } from '../../errors.ts';
 
 /**
  * The bodies the key verbs accept. Objects are strict (an unknown field is
