@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { ASSERTION_HEADER } from '../../shared/edge/protocol.ts';
 import { SluiceError } from '../errors.ts';
 import type { Format } from '../formats/index.ts';
+import { dryRun } from '../services/run/dry-run.ts';
 import { run } from '../services/run/run.ts';
 import type { RunRequest, StreamAnswer } from '../services/run/request.ts';
 import { streamBytes } from '../services/run/stream-bytes.ts';
@@ -19,6 +20,7 @@ import { requestScopeOf } from './request-scope.ts';
  * (the spec's body for it has no `retry_after`; a client may retry in a second).
  */
 export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, 'signal' | 'scope' | 'ifNoneMatch'>): Promise<Response> {
+  if (request.options.dryRun) return c.json(await dryRun(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c) }));
   // `Prefer: respond-async` made the options a stream's (streamIfAsync): the whole result, stored.
   const preference = asyncPreference(c);
   if (preference && request.options.stream) {

@@ -34,6 +34,13 @@ const queriesTotal = new Counter({
   registers: [registry],
 });
 
+const dryRunsTotal = new Counter({
+  name: 'sluice_dry_runs_total',
+  help: 'Dry runs answered (checked and estimated, never executed), by connection, dialect and caller.',
+  labelNames: ['connection', 'dialect', 'key'] as const,
+  registers: [registry],
+});
+
 const queryDuration = new Histogram({
   name: 'sluice_query_duration_seconds',
   help: 'Time a statement ran (a stream: until its last row was read), by connection and dialect.',
@@ -125,6 +132,10 @@ export function queryFinished(sample: QuerySample): void {
   queryDuration.observe(where, sample.seconds);
   // A failed stream may have handed rows over before it broke: they were returned.
   if (sample.rows > 0) rowsReturned.inc({ ...where, key: sample.key }, sample.rows);
+}
+
+export function countDryRun(sample: { connection: string; dialect: string; key: string }): void {
+  dryRunsTotal.inc(sample);
 }
 
 export function observeSerialization(format: string, seconds: number): void {

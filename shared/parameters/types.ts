@@ -33,6 +33,7 @@ export const RESERVED_NAMES: readonly string[] = [
   'version',
   'stream',
   'timeout',
+  'dry_run',
 ];
 
 /** Parameter names become `:name` SQL markers. */

@@ -96,10 +96,10 @@ describe('GET /openapi.json', () => {
   it('documents the fixed query endpoints', () => {
     const execute = doc.paths['/execute_sql'].post;
     const names = execute.parameters.map((p: any) => resolve(doc, p).name);
-    expect(names).toEqual(['format', 'page', 'page_size', 'timeout', 'stream']);
+    expect(names).toEqual(['format', 'page', 'page_size', 'timeout', 'stream', 'dry_run']);
     const body = resolve(doc, execute.requestBody.content['application/json'].schema);
     expect(body.required).toEqual(expect.arrayContaining(['sql', 'connection_name']));
-    expect(Object.keys(body.properties)).toEqual(['sql', 'params', 'connection_name', 'format', 'timeout', 'page', 'page_size', 'stream']);
+    expect(Object.keys(body.properties)).toEqual(['sql', 'params', 'connection_name', 'format', 'timeout', 'page', 'page_size', 'stream', 'dry_run']);
     const rows = resolve(doc, execute.responses['200']);
     expect(Object.keys(rows.content).sort()).toEqual(
       [
@@ -153,7 +153,7 @@ describe('GET /openapi.json', () => {
     expect(byName.who).toBeUndefined();
     expect(doc.paths[pathOf(TYPED)].get.description).toContain('claim email');
     const refs = doc.paths[pathOf(TYPED)].get.parameters.filter((p: any) => p.$ref).map((p: any) => p.$ref.split('/').pop());
-    expect(refs).toEqual(['ConnectionName', 'Format', 'Page', 'PageSize', 'Timeout', 'Stream', 'Version']);
+    expect(refs).toEqual(['ConnectionName', 'Format', 'Page', 'PageSize', 'Timeout', 'Stream', 'DryRun', 'Version']);
     const noConnection = doc.paths[pathOf(NO_CONNECTION)].get.parameters.find((p: any) => p.name === 'connection_name');
     expect(noConnection).toMatchObject({ in: 'query', required: true });
   });

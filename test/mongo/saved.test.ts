@@ -143,6 +143,15 @@ describe('grants', () => {
     const sql = await env.origin.call('POST', '/execute_sql', { ...body, collection: undefined, sql: 'SELECT 1' }, as);
     expect([sql.status, sql.body.error]).toEqual([400, expect.stringContaining('/execute_mongo')]);
   });
+
+  it('/execute_mongo?dry_run=true checks as the run does and answers with no estimate (docs/reference/budgets.md)', async () => {
+    const body = { connection_name: env.connection, collection: films, dry_run: true };
+    const dry = await env.origin.call('POST', '/execute_mongo', body, as);
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body).toEqual({ dry_run: true, connection: env.connection, dialect: 'mongodb', statement_type: 'FIND', tables: [films], parameters: {}, estimate: { rows: null, cost: null, source: 'none' }, would_refuse: null });
+    const refused = await env.origin.call('POST', '/execute_mongo', { ...body, connection_name: 'no_such_connection' }, as);
+    expect(refused.status).toBe(404);
+  });
 });
 
 describe('configuration as code', () => {

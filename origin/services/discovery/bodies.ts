@@ -16,6 +16,7 @@ const rowOptions = {
   page: rowOptionFields.page.describe('1-based page (default 1)'),
   page_size: rowOptionFields.page_size.describe('Rows per page (default 10)'),
   stream: rowOptionFields.stream.describe('true streams the whole result (csv, tsv, ndjson, parquet)'),
+  dry_run: rowOptionFields.dry_run.describe("true checks everything and answers the engine planner's estimate instead of running"),
 };
 
 /** `POST /execute_sql` */

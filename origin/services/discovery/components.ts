@@ -53,6 +53,7 @@ export function components(): JsonSchema {
       Page: queryOption('page', '1-based page', { type: 'integer', minimum: 1, default: 1 }),
       PageSize: queryOption('page_size', 'Rows per page, at most SLUICE_MAX_PAGE_SIZE', { type: 'integer', minimum: 1, default: 10 }),
       Timeout: queryOption('timeout', 'Seconds before the statement is cancelled (504); can only lower the server limit', { type: 'number', exclusiveMinimum: 0 }),
+      DryRun: queryOption('dry_run', 'Check everything and answer the engine planner\'s estimate instead of running (docs/reference/budgets.md)', { type: 'boolean', default: false }),
       Stream: queryOption('stream', 'Stream the whole result (csv, tsv, ndjson, parquet); not with page or page_size', { type: 'boolean', default: false }),
       Version: queryOption('version', 'Run this version instead of the published one (drafts: administrators only)', { type: 'integer', minimum: 1 }),
       ConnectionName: queryOption('connection_name', "The connection to run on; wins over the query's default", { type: 'string', minLength: 1 }),

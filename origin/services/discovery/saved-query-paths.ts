@@ -26,7 +26,7 @@ export const idFragment = (name: string) =>
 
 export const queryPath = (name: string) => `/q/${encodeURIComponent(name)}`;
 
-const ROW_OPTIONS = ['Format', 'Page', 'PageSize', 'Timeout', 'Stream', 'Version'].map((name) => ref('parameters', name));
+const ROW_OPTIONS = ['Format', 'Page', 'PageSize', 'Timeout', 'Stream', 'DryRun', 'Version'].map((name) => ref('parameters', name));
 
 function describe(q: DiscoveredQuery, rules: Rules): string {
   const lines = [q.description ?? '', `Published version ${q.version}.`];

@@ -11,7 +11,7 @@ export const STATIC_TAGS = [
 ];
 
 const json = (schema: string) => ({ 200: { description: 'OK', content: { 'application/json': { schema: ref('schemas', schema) } } } });
-const ROW_OPTIONS = ['Format', 'Page', 'PageSize', 'Timeout', 'Stream'].map((name) => ref('parameters', name));
+const ROW_OPTIONS = ['Format', 'Page', 'PageSize', 'Timeout', 'Stream', 'DryRun'].map((name) => ref('parameters', name));
 
 /** The query endpoints every server has, whoever calls. */
 export const STATIC_ENDPOINTS: Endpoint[] = [

@@ -18,6 +18,8 @@ export interface RowOptions {
   streamMaxRows?: number;
   /** What sets `streamMaxRows`, for the warning when a stream is cut. */
   streamCap?: 'SLUICE_STREAM_MAX_ROWS' | 'max_rows';
+  /** `dry_run=true`: everything is checked and the engine's planner asked, nothing runs (services/run/dry-run.ts). */
+  dryRun?: boolean;
 }
 
 /** The limits a request's options are checked against: the server's, lowered by the caller's key. */
@@ -37,6 +39,7 @@ export interface RawRowOptions {
   page_size?: unknown;
   stream?: unknown;
   timeout?: unknown;
+  dry_run?: unknown;
 }
 
 const scalarOption = z.union([z.string(), z.number(), z.boolean()]).optional();
@@ -48,6 +51,7 @@ export const rowOptionFields = {
   page: scalarOption,
   page_size: scalarOption,
   stream: scalarOption,
+  dry_run: scalarOption,
 };
 
 type LimitEnv = Pick<Env, 'SLUICE_MAX_PAGE_SIZE' | 'SLUICE_QUERY_TIMEOUT' | 'SLUICE_STREAM_MAX_ROWS'>;
@@ -131,6 +135,7 @@ export function parseRowOptions(
     timeoutMs: effectiveTimeoutMs(pick('timeout'), limits.serverTimeoutSeconds),
     streamMaxRows: stream ? limits.streamMaxRows : undefined,
     streamCap: stream ? limits.streamCap : undefined,
+    dryRun: booleanText('dry_run', pick('dry_run')),
   };
 }
 

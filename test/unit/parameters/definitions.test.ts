@@ -77,7 +77,7 @@ describe('names', () => {
 
   test('the reserved names are the request options', () => {
     expect([...RESERVED_NAMES].sort()).toEqual(
-      ['connection_name', 'format', 'page', 'page_size', 'stream', 'timeout', 'version'].sort(),
+      ['connection_name', 'dry_run', 'format', 'page', 'page_size', 'stream', 'timeout', 'version'].sort(),
     );
   });
 });
