@@ -37,32 +37,49 @@ export async function writeChunks(run: StreamRun, writing: ChunkWriting): Promis
   if (body.kind === 'lines' && body.format === 'ndjson') return writeLineChunks(body.chunks, writing);
   if (body.kind !== 'rows') throw new Error('a result reads rows as values, or ndjson lines');
   const serializer = await serializerFor(writing.format);
-  const source = carrying(body.batches);
-  const nextRows = source.next;
+  return writeNumbered(body.batches, writing, serializer.contentType, (first, source) => {
+    let rows = 0;
+    async function* chunkRows(): AsyncGenerator<Value[][]> {
+      let batch = first;
+      while (batch !== null) {
+        const room = writing.chunkRows - rows;
+        if (batch.length > room) {
+          source.carry(batch.slice(room));
+          batch = batch.slice(0, room);
+        }
+        rows += batch.length;
+        if (batch.length > 0) yield batch;
+        if (rows >= writing.chunkRows) return;
+        batch = await source.next();
+      }
+    }
+    return { bytes: serializer.serialize(run.columns, chunkRows()), rows: () => rows };
+  });
+}
+
+/** One chunk being cut from the source: its bytes, and the rows they held once read. */
+interface CutChunk {
+  bytes: AsyncIterable<Uint8Array>;
+  rows(): number;
+}
+
+/**
+ * The numbered chunks cut from `pieces` (`cut` reads one chunk's pieces,
+ * starting with `first`, and carries back what belongs to the next), each
+ * written in turn under SLUICE_RESULT_MAX_BYTES' room and recorded. An
+ * empty source still makes chunk 0.
+ */
+async function writeNumbered<T>(pieces: AsyncIterable<T>, writing: ChunkWriting, contentType: string, cut: (first: T | null, source: Carrying<T>) => CutChunk): Promise<void> {
+  const source = carrying(pieces);
   let used = 0;
   try {
     for (let index = 0; ; index++) {
-      const first = await nextRows();
+      const first = await source.next();
       if (first === null && index > 0) return;
-      let rows = 0;
-      async function* chunkRows(): AsyncGenerator<Value[][]> {
-        let batch = first;
-        while (batch !== null) {
-          const room = writing.chunkRows - rows;
-          if (batch.length > room) {
-            source.carry(batch.slice(room));
-            batch = batch.slice(0, room);
-          }
-          rows += batch.length;
-          if (batch.length > 0) yield batch;
-          if (rows >= writing.chunkRows) return;
-          batch = await nextRows();
-        }
-      }
-      const bytes = capped(serializer.serialize(run.columns, chunkRows()), writing.room - used);
-      const object = await writing.store.put(`${writing.id}/${chunkFile(index, writing.format)}`, bytes, { contentType: serializer.contentType, signal: writing.signal });
+      const chunk = cut(first, source);
+      const object = await writing.store.put(`${writing.id}/${chunkFile(index, writing.format)}`, capped(chunk.bytes, writing.room - used), { contentType, signal: writing.signal });
       used += object.bytes;
-      await writing.written({ index, rows, bytes: object.bytes });
+      await writing.written({ index, rows: chunk.rows(), bytes: object.bytes });
     }
   } finally {
     await source.close();
@@ -115,36 +132,25 @@ async function* capped(chunks: AsyncIterable<Uint8Array>, room: number): AsyncGe
 }
 
 /** ndjson lines as chunks of `chunkRows` lines each, split where a line ends. */
-async function writeLineChunks(lines: AsyncIterable<Uint8Array>, writing: ChunkWriting): Promise<void> {
-  const source = carrying(lines);
-  const nextBytes = source.next;
-  let used = 0;
-  try {
-    for (let index = 0; ; index++) {
-      const first = await nextBytes();
-      if (first === null && index > 0) return;
-      let rows = 0;
-      async function* chunkLines(): AsyncGenerator<Uint8Array> {
-        let bytes = first;
-        while (bytes !== null) {
-          let at = -1;
-          while (rows < writing.chunkRows && (at = bytes.indexOf(0x0a, at + 1)) !== -1) rows++;
-          if (rows >= writing.chunkRows && at !== -1 && at + 1 < bytes.length) {
-            source.carry(bytes.subarray(at + 1));
-            bytes = bytes.subarray(0, at + 1);
-          }
-          yield bytes;
-          if (rows >= writing.chunkRows) return;
-          bytes = await nextBytes();
+function writeLineChunks(lines: AsyncIterable<Uint8Array>, writing: ChunkWriting): Promise<void> {
+  return writeNumbered(lines, writing, 'application/x-ndjson', (first, source) => {
+    let rows = 0;
+    async function* chunkLines(): AsyncGenerator<Uint8Array> {
+      let bytes = first;
+      while (bytes !== null) {
+        let at = -1;
+        while (rows < writing.chunkRows && (at = bytes.indexOf(0x0a, at + 1)) !== -1) rows++;
+        if (rows >= writing.chunkRows && at !== -1 && at + 1 < bytes.length) {
+          source.carry(bytes.subarray(at + 1));
+          bytes = bytes.subarray(0, at + 1);
         }
+        yield bytes;
+        if (rows >= writing.chunkRows) return;
+        bytes = await source.next();
       }
-      const object = await writing.store.put(`${writing.id}/${chunkFile(index, writing.format)}`, capped(chunkLines(), writing.room - used), { contentType: 'application/x-ndjson', signal: writing.signal });
-      used += object.bytes;
-      await writing.written({ index, rows, bytes: object.bytes });
     }
-  } finally {
-    await source.close();
-  }
+    return { bytes: chunkLines(), rows: () => rows };
+  });
 }
 
 /**
@@ -152,7 +158,13 @@ async function writeLineChunks(lines: AsyncIterable<Uint8Array>, writing: ChunkW
  * hands its rest back (`carry`) to start the next chunk; `next` gives null
  * once the source has ended. `close` ends the source early.
  */
-function carrying<T>(pieces: AsyncIterable<T>): { next(): Promise<T | null>; carry(rest: T): void; close(): Promise<unknown> } {
+interface Carrying<T> {
+  next(): Promise<T | null>;
+  carry(rest: T): void;
+  close(): Promise<unknown>;
+}
+
+function carrying<T>(pieces: AsyncIterable<T>): Carrying<T> {
   const source = pieces[Symbol.asyncIterator]();
   let carried: T | null = null;
   let exhausted = false;
