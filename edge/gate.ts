@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { KEY_RATE_LIMITED_MESSAGE, NEVER_LIMITED_PATHS, RATE_LIMITED_MESSAGE, UNAUTHORIZED_MESSAGE } from '../shared/access/answers.ts';
 import { ipMatches } from '../shared/access/cidr.ts';
 import { isPublicPath } from '../shared/access/public-paths.ts';
+import { type SpentBudget, budgetExhaustedExtras, budgetExhaustedMessage } from '../shared/access/budget.ts';
 import { type RateSpec, parseRate } from '../shared/access/rate.ts';
 import { ADMIN_TOKEN_PREFIX, hashSecret, hexEqual } from '../shared/access/secret.ts';
 import type { WindowDecision } from '../shared/access/window.ts';
@@ -40,6 +41,22 @@ export interface EdgeEnv {
 }
 
 const SAVED_QUERY = /^\/q\/([^/]+)$/;
+
+/** Requests that run a statement, which a spent budget refuses (a dry run asked for in the query string goes on: it spends nothing). */
+function runsStatement(c: Context<EdgeEnv>): boolean {
+  if (new URL(c.req.url).searchParams.get('dry_run') === 'true') return false;
+  if (SAVED_QUERY.test(c.req.path)) return c.req.method === 'GET' || c.req.method === 'POST';
+  return c.req.method === 'POST' && (c.req.path === '/execute_sql' || c.req.path === '/execute_mongo' || c.req.path === '/results');
+}
+
+/** 429 for a key whose day budget the origin reported spent, as the origin answers it. */
+function budgetExhausted(c: Context<EdgeEnv>, gate: Gate, spent: SpentBudget & { untilMs: number }, now: number): Response {
+  const retryAfter = Math.max(1, Math.ceil((spent.untilMs - now) / 1000));
+  const res = errorAnswer(c.req.path, gate.requestId, 'budget_exhausted', budgetExhaustedMessage(spent), budgetExhaustedExtras(spent, retryAfter));
+  res.headers.set('Retry-After', String(retryAfter));
+  res.headers.set(spent.budget === 'rows_per_day' ? 'X-Budget-Rows-Remaining' : 'X-Budget-Seconds-Remaining', '0');
+  return res;
+}
 
 /** The saved query a GET asks for, decoded as Hono decodes a path parameter; null otherwise. */
 function savedQueryName(c: Context<EdgeEnv>): string | null {
@@ -141,6 +158,9 @@ export const gate = createMiddleware<EdgeEnv>(async (c, next) => {
       state.headers.set('X-RateLimit-Key-Remaining', String(decision.remaining));
       if (!decision.allowed) return answer(tooMany(c, state, KEY_RATE_LIMITED_MESSAGE, decision));
     }
+    const spent = state.caller.key.budgetSpent;
+    const now = Date.now();
+    if (spent && now < spent.untilMs && runsStatement(c)) return answer(budgetExhausted(c, state, spent, now));
   }
   await next();
   for (const [name, value] of state.headers) c.res.headers.set(name, value);

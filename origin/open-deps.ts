@@ -59,9 +59,10 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
   const redis = env.SLUICE_REDIS_URL ? await RedisBreaker.open(env.SLUICE_REDIS_URL, logger) : null;
   const cache = createCache(env, redis);
   const rateLimiter = createRateLimiter(env, redis, logger);
-  const callerUsage = new CallerUsage(store, { logger });
+  // A spent budget is pushed to the edge like a revocation, so the edge refuses the key itself.
+  const callerUsage = new CallerUsage(store, { logger, onBudgetSpent: () => void edgeSync?.changed() });
   history.on('run', (run) => callerUsage.recordRun(run));
-  const edgeSync =
+  const edgeSync: EdgeSync | undefined =
     withEdge && env.SLUICE_EDGE_URL
       ? new EdgeSync({ url: env.SLUICE_EDGE_URL, secret: env.SLUICE_EDGE_SECRET!, store, env, logger, leaseMs: env.SLUICE_EDGE_LEASE * 1000 })
       : undefined;

@@ -34,7 +34,8 @@ function rulesOf(name: string, version: number, definitions: Record<string, unkn
  * - the replica is fresh and the caller is the server key (or the server
  *   is open) or a scoped key the edge verified, without `quota`,
  *   `max_concurrent` (both counted by the origin on every call, hits
- *   included), `allowed_tables` or `max_rows`;
+ *   included), a `budget` (checked by the origin before every call),
+ *   `allowed_tables` or `max_rows`;
  * - the query is published with a `cache_ttl` and the origin marked its
  *   published version cacheable at the edge (one read statement on an
  *   active connection; see origin/edge-sync/replica.ts), and the key's grants
@@ -54,7 +55,7 @@ export function cachePlan(c: Context<EdgeEnv>): { parts: CacheKeyParts; ttl: num
   if (!query || query.name !== c.req.param('name') || !query.cache || query.cacheTtl <= 0 || query.connection === null) return null;
   if (caller.kind === 'key') {
     const grants = caller.key.grants;
-    if (grants.quota !== null || grants.max_concurrent !== null || grants.allowed_tables !== null || grants.max_rows !== null) return null;
+    if (grants.quota !== null || grants.max_concurrent !== null || grants.budget !== null || grants.allowed_tables !== null || grants.max_rows !== null) return null;
     const target = {
       name: query.name,
       collection: query.collection,

@@ -5,6 +5,7 @@ import type { Caller, CallerAdministrator } from './caller.ts';
 import { type QueryRow, type QueryVersionRow, connections, queries, queryVersions } from '../store/schema/index.ts';
 import { type GrantTarget, connectionGranted, keyReaches, keyUsesConnection } from '../../shared/access/reach.ts';
 import { formatRate } from '../../shared/access/rate.ts';
+import type { Budget } from '../../shared/access/grants.ts';
 import { type AdminRole, type Capability, roleHas } from './capabilities.ts';
 
 /**
@@ -171,6 +172,8 @@ export interface CallerAccess {
   rate_limit: string | null;
   /** `SLUICE_RATE_LIMIT` as `N/period`; null when unset. */
   server_rate_limit: string | null;
+  /** The key's budget of database work (docs/reference/budgets.md); null means none. */
+  budget: Budget | null;
 }
 
 /**
@@ -193,6 +196,7 @@ export function callerAccess(env: Pick<Env, 'SLUICE_ALLOW_WRITES' | 'SLUICE_RATE
     allowed_write_ops: grants?.allowed_write_ops ?? null,
     rate_limit: grants?.rate_limit ?? null,
     server_rate_limit: env.SLUICE_RATE_LIMIT ? formatRate(env.SLUICE_RATE_LIMIT) : null,
+    budget: grants?.budget ?? null,
   };
 }
 

@@ -6,6 +6,8 @@ import { BatchWriter } from '../store/batch-writer.ts';
 import type { Store } from '../store/open.ts';
 import { usageCounters } from '../store/schema/index.ts';
 import { type QuotaPeriod, parseQuota } from '../../shared/access/rate.ts';
+import { type Budget, countsDay } from '../../shared/access/grants.ts';
+import { type SpentBudget, budgetExhaustedExtras, budgetExhaustedMessage } from '../../shared/access/budget.ts';
 import { periodKey, secondsToPeriodEnd } from './periods.ts';
 
 /** A caller's runs on this origin since it started (a key's `usage`): per process, like connection usage. */
@@ -15,15 +17,24 @@ export interface LiveUsage {
   rows: number;
 }
 
-/** Calls and rows of one caller in one calendar period (a key's `usage_this_period`, `/api/v1/usage/quotas`). */
+/** Calls, rows and database seconds of one caller in one calendar period (a key's `usage_this_period`, `/api/v1/usage/quotas`). */
 export interface PeriodCounts {
   calls: number;
   rows: number;
+  db_seconds: number;
+}
+
+/** What is left of a key's day budget as counted when a call started; null where it has no such limit. */
+export interface BudgetLeft {
+  rows: number | null;
+  db_seconds: number | null;
 }
 
 /** A call let through: `release()` (idempotent) when its response has ended, streams included. */
 export interface Admission {
   release(): void;
+  /** The key's day budget left before this call; null for a caller without one. */
+  budget: BudgetLeft | null;
 }
 
 /** What usage reads of a finished run (a history entry). */
@@ -32,6 +43,8 @@ export interface FinishedRun {
   keyName: string | null;
   status: 'success' | 'error';
   rows: number;
+  durationMs: number;
+  serializationMs: number | null;
 }
 
 export interface CallerUsageOptions {
@@ -39,6 +52,8 @@ export interface CallerUsageOptions {
   /** How long counted calls and rows wait in memory before one batched write. */
   flushIntervalMs?: number;
   now?: () => number;
+  /** A key's day budget was found spent (once per key and day): the edge is told, so it refuses the key itself. */
+  onBudgetSpent?: () => void;
 }
 
 interface Delta {
@@ -46,12 +61,25 @@ interface Delta {
   period: string;
   calls: number;
   rows: number;
+  dbMs: number;
 }
+
+/** A day budget checked before a call: what is left, or the limit already spent. */
+export type BudgetCheck =
+  | { exhausted: false; left: BudgetLeft }
+  | ({ exhausted: true; left: BudgetLeft; retryAfter: number } & SpentBudget);
 
 export const tooManyConcurrent = () => new SluiceError('rate_limited', 'Too many concurrent requests for this API key');
 
 export const quotaExceeded = (retryAfter: number) =>
   new SluiceError('rate_limited', 'Quota exceeded for this API key', { retry_after: retryAfter });
+
+/** 429 for a key whose day budget is spent. */
+export const budgetExhausted = (check: Extract<BudgetCheck, { exhausted: true }>) =>
+  new SluiceError('budget_exhausted', budgetExhaustedMessage(check), budgetExhaustedExtras(check, check.retryAfter));
+
+/** Database time as usage counts it: seconds to the millisecond. */
+const seconds = (ms: number) => Math.round(ms) / 1000;
 
 /** The usage of each store's origin, so `periodUsage` can add counts not written yet. */
 const byStore = new WeakMap<object, CallerUsage>();
@@ -65,17 +93,23 @@ const byStore = new WeakMap<object, CallerUsage>();
  * quota period's row (`calls < limit`), so origins sharing a store never let
  * more than the quota through. Every other count (calls of callers without a
  * quota, the other period, rows) is batched off the request path and written
- * every `flushIntervalMs`, so `usage_counters` may lag that much behind.
+ * every `flushIntervalMs`, so `usage_counters` may lag that much behind,
+ * except for a key with a day budget: its runs' rows and database time are
+ * written as each run ends, so every origin checks the same figures.
  */
 export class CallerUsage {
   private readonly counters = new Map<string, LiveUsage>();
   private readonly running = new Map<number, number>();
   private readonly pending: BatchWriter<Delta>;
   private readonly now: () => number;
+  /** Keys with a day budget seen calling on this origin, by name: their runs are written at once. */
+  private readonly budgeted = new Map<string, Budget>();
+  /** `<key>\u0000<day>` of budgets found spent and announced. */
+  private readonly announced = new Set<string>();
 
   constructor(
     private readonly store: Pick<Store, 'db'>,
-    options: CallerUsageOptions,
+    private readonly options: CallerUsageOptions,
   ) {
     this.now = options.now ?? Date.now;
     this.pending = new BatchWriter<Delta>({
@@ -88,16 +122,19 @@ export class CallerUsage {
         merge: (into, delta) => {
           into.calls += delta.calls;
           into.rows += delta.rows;
+          into.dbMs += delta.dbMs;
         },
       },
     });
-    byStore.set(store, this);
+    // The first made on a store is its origin's (tests make more beside it).
+    if (!byStore.has(store)) byStore.set(store, this);
   }
 
   /**
    * Lets a call through or refuses it with 429: a key running `max_concurrent`
-   * requests already, or past its quota (with `retry_after`, the seconds to
-   * the period's end). A call let through is counted at once.
+   * requests already, a key whose day budget is spent, or past its quota
+   * (with `retry_after`, the seconds to the period's end). A call let
+   * through is counted at once.
    */
   async admit(caller: Pick<Caller, 'name' | 'key'>): Promise<Admission> {
     const limitedKey = caller.key?.grants.max_concurrent != null ? caller.key : null;
@@ -114,16 +151,39 @@ export class CallerUsage {
       if (left > 0) this.running.set(limitedKey.id, left);
       else this.running.delete(limitedKey.id);
     };
+    let budget: BudgetLeft | null = null;
     try {
+      const check = await this.checkBudget(caller);
+      if (check?.exhausted) throw budgetExhausted(check);
+      budget = check?.left ?? null;
       await this.countCall(caller);
     } catch (err) {
       release();
       throw err;
     }
-    return { release };
+    return { release, budget };
   }
 
-  /** Counts a finished run (rows, errors); called for every run history records. */
+  /**
+   * A key's day budget against what every origin counted today (plus this
+   * origin's runs not written yet); null for a caller without one. A spent
+   * budget is announced once per key and day (`onBudgetSpent`).
+   */
+  async checkBudget(caller: Pick<Caller, 'name' | 'key'>): Promise<BudgetCheck | null> {
+    const budget = caller.key?.grants.budget ?? null;
+    if (!countsDay(budget)) return null;
+    this.budgeted.set(caller.name, budget);
+    const now = this.now();
+    const used = await periodUsage(this.store, caller.name, 'day', now, this);
+    const check = budgetCheck(budget, used, now);
+    if (check.exhausted) this.announce(caller.name, now);
+    return check;
+  }
+
+  /**
+   * Counts a finished run (rows, errors, database time: its duration less
+   * serialisation); called for every run history records.
+   */
   recordRun(run: FinishedRun): void {
     if (run.keyName === null) return;
     let live = this.counters.get(run.keyName);
@@ -131,11 +191,13 @@ export class CallerUsage {
     live.queries += 1;
     if (run.status === 'error') live.errors += 1;
     live.rows += run.rows;
-    if (run.rows > 0) {
-      const at = run.time.getTime();
-      this.pending.add({ caller: run.keyName, period: periodKey('day', at), calls: 0, rows: run.rows });
-      this.pending.add({ caller: run.keyName, period: periodKey('month', at), calls: 0, rows: run.rows });
-    }
+    const dbMs = Math.max(0, Math.round(run.durationMs - (run.serializationMs ?? 0)));
+    if (run.rows === 0 && dbMs === 0) return;
+    const at = run.time.getTime();
+    const deltas = (['day', 'month'] as const).map((period) => ({ caller: run.keyName!, period: periodKey(period, at), calls: 0, rows: run.rows, dbMs }));
+    const budget = this.budgeted.get(run.keyName);
+    if (budget) void this.spend(run.keyName, budget, deltas, at);
+    else for (const delta of deltas) this.pending.add(delta);
   }
 
   /** This origin's runs for a caller since it started. */
@@ -157,7 +219,7 @@ export class CallerUsage {
   /** Counts not written yet for one caller and period key. */
   unwritten(caller: string, period: string): PeriodCounts {
     const delta = this.pending.waiting(deltaKey(caller, period));
-    return { calls: delta?.calls ?? 0, rows: delta?.rows ?? 0 };
+    return { calls: delta?.calls ?? 0, rows: delta?.rows ?? 0, db_seconds: seconds(delta?.dbMs ?? 0) };
   }
 
   /** Every count not written yet. */
@@ -172,6 +234,7 @@ export class CallerUsage {
 
   /** Writes what is waiting; later counts are not written. */
   close(): Promise<void> {
+    if (byStore.get(this.store) === this) byStore.delete(this.store);
     return this.pending.close();
   }
 
@@ -192,11 +255,30 @@ export class CallerUsage {
         .returning({ calls: usageCounters.calls });
       if (!row) throw quotaExceeded(secondsToPeriodEnd(quota.period, now));
     }
-    for (const period of batched) this.pending.add({ caller: caller.name, period: periodKey(period, now), calls: 1, rows: 0 });
+    for (const period of batched) this.pending.add({ caller: caller.name, period: periodKey(period, now), calls: 1, rows: 0, dbMs: 0 });
   }
 
-  private async write(batch: Delta[]): Promise<void> {
-    await this.store.db
+  /** A budgeted key's run, written now; a budget it spent is announced. On failure it waits with the batched counts. */
+  private async spend(name: string, budget: Budget, deltas: Delta[], at: number): Promise<void> {
+    try {
+      const rows = await this.upsert(deltas).returning({ period: usageCounters.period, rows: usageCounters.rows, dbMs: usageCounters.dbMs });
+      const day = rows.find((row) => row.period === deltas[0]!.period);
+      if (day && budgetCheck(budget, { calls: 0, rows: day.rows, db_seconds: seconds(day.dbMs) }, at).exhausted) this.announce(name, at);
+    } catch (err) {
+      this.options.logger.warn({ err: { message: (err as Error).message } }, 'budget usage not written; it is retried with the batched counts');
+      for (const delta of deltas) this.pending.add(delta);
+    }
+  }
+
+  private announce(name: string, at: number): void {
+    const marker = deltaKey(name, periodKey('day', at));
+    if (this.announced.has(marker)) return;
+    this.announced.add(marker);
+    this.options.onBudgetSpent?.();
+  }
+
+  private upsert(batch: Delta[]) {
+    return this.store.db
       .insert(usageCounters)
       .values(batch)
       .onConflictDoUpdate({
@@ -204,26 +286,60 @@ export class CallerUsage {
         set: {
           calls: sql`${usageCounters.calls} + excluded.calls`,
           rows: sql`${usageCounters.rows} + excluded.rows`,
+          dbMs: sql`${usageCounters.dbMs} + excluded.db_ms`,
         },
       });
   }
+
+  private async write(batch: Delta[]): Promise<void> {
+    await this.upsert(batch);
+  }
 }
+
+/**
+ * A day budget against the day's counts: spent once either limit is reached
+ * (rows first), else what is left of each. A run under budget is never cut:
+ * the day's figures may pass a limit by one run.
+ */
+export function budgetCheck(budget: Budget, used: PeriodCounts, now: number): BudgetCheck {
+  const left = budgetLeft(budget, used);
+  const retryAfter = () => secondsToPeriodEnd('day', now);
+  if (budget.rows_per_day !== null && used.rows >= budget.rows_per_day) {
+    return { exhausted: true, left, budget: 'rows_per_day', spent: used.rows, limit: budget.rows_per_day, retryAfter: retryAfter() };
+  }
+  if (budget.db_seconds_per_day !== null && used.db_seconds >= budget.db_seconds_per_day) {
+    return { exhausted: true, left, budget: 'db_seconds_per_day', spent: used.db_seconds, limit: budget.db_seconds_per_day, retryAfter: retryAfter() };
+  }
+  return { exhausted: false, left };
+}
+
+/** What is left of a budget's day limits (never below 0); null where it has none. */
+export const budgetLeft = (budget: Budget | null, used: PeriodCounts): BudgetLeft => ({
+  rows: budget?.rows_per_day == null ? null : Math.max(0, budget.rows_per_day - used.rows),
+  db_seconds: budget?.db_seconds_per_day == null ? null : Math.max(0, seconds((budget.db_seconds_per_day - used.db_seconds) * 1000)),
+});
 
 const deltaKey = (caller: string, period: string) => `${caller}\u0000${period}`;
 
 /**
- * A caller's calls and rows in the current day or month (server's zone), as
- * every origin sharing the store counted them, plus this origin's counts not
- * written yet.
+ * A caller's calls, rows and database time in the current day or month
+ * (server's zone), as every origin sharing the store counted them, plus this
+ * origin's counts not written yet.
  */
-export async function periodUsage(store: Pick<Store, 'db'>, callerName: string, period: QuotaPeriod, now: number | Date = Date.now()): Promise<PeriodCounts> {
+export async function periodUsage(
+  store: Pick<Store, 'db'>,
+  callerName: string,
+  period: QuotaPeriod,
+  now: number | Date = Date.now(),
+  usage: CallerUsage | undefined = byStore.get(store),
+): Promise<PeriodCounts> {
   const key = periodKey(period, typeof now === 'number' ? now : now.getTime());
   const [row] = await store.db
-    .select({ calls: usageCounters.calls, rows: usageCounters.rows })
+    .select({ calls: usageCounters.calls, rows: usageCounters.rows, dbMs: usageCounters.dbMs })
     .from(usageCounters)
     .where(and(eq(usageCounters.caller, callerName), eq(usageCounters.period, key)));
-  const extra = byStore.get(store)?.unwritten(callerName, key) ?? { calls: 0, rows: 0 };
-  return { calls: (row?.calls ?? 0) + extra.calls, rows: (row?.rows ?? 0) + extra.rows };
+  const extra = usage?.unwritten(callerName, key) ?? { calls: 0, rows: 0, db_seconds: 0 };
+  return { calls: (row?.calls ?? 0) + extra.calls, rows: (row?.rows ?? 0) + extra.rows, db_seconds: seconds((row?.dbMs ?? 0) + extra.db_seconds * 1000) };
 }
 
 /** The usage of the origin that counts into this store, if one was made here (unwritten counts). */

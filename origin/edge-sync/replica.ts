@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNotNull } from 'drizzle-orm';
-import { periodEnd } from '../access/periods.ts';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { periodEnd, periodKey } from '../access/periods.ts';
+import { budgetCheck } from '../access/usage.ts';
 import type { Env } from '../env.ts';
 import { FORMATS } from '../formats/index.ts';
 import { connectionEngine, type Engine } from '../sql/engine.ts';
 import { rowLimits, parseRowOptions } from '../services/run/options.ts';
 import { inspect } from '../sql/index.ts';
 import type { StoreDb } from '../store/open.ts';
-import { administrators, apiKeys, connections, queries, queryVersions } from '../store/schema/index.ts';
+import { type ApiKeyRow, administrators, apiKeys, connections, queries, queryVersions, usageCounters } from '../store/schema/index.ts';
 import { completeGrants } from '../../shared/access/grants-input.ts';
+import { countsDay } from '../../shared/access/grants.ts';
 import { formatRate } from '../../shared/access/rate.ts';
 import type { ReplicaState, EdgeKey, EdgeQuery, EdgeQueryCache, EdgeSecret, EdgeSettings } from '../../shared/edge/replica.ts';
 import { parseDefinitions } from '../../shared/parameters/index.ts';
@@ -39,6 +41,7 @@ export async function readReplica(db: StoreDb, env: ReplicaEnv): Promise<Replica
     db.select({ id: administrators.id }).from(administrators).limit(1),
   ]);
 
+  const spent = await spentBudgets(db, keyRows);
   // Entries as lists first: names like `__proto__` must become own keys (Object.fromEntries), never prototypes.
   const keys: Array<[string, EdgeKey]> = [];
   const secrets: Array<[string, EdgeSecret]> = [];
@@ -52,6 +55,7 @@ export async function readReplica(db: StoreDb, env: ReplicaEnv): Promise<Replica
         grants: completeGrants(row.grants),
         active: row.active,
         expiresAtMs: row.expiresAt === null ? null : endOfDay(row.expiresAt),
+        budgetSpent: spent.get(row.name) ?? null,
       },
     ]);
     secrets.push([row.secretHash, { keyId: row.id, previous: false, untilMs: null }]);
@@ -78,6 +82,30 @@ export async function readReplica(db: StoreDb, env: ReplicaEnv): Promise<Replica
     secrets: Object.fromEntries(secrets),
     queries: Object.fromEntries(published),
   };
+}
+
+/**
+ * The keys whose day budget is spent, by name, from today's counts (a
+ * budgeted key's runs are written as they end, so every origin's are
+ * there), each until the day's end.
+ */
+async function spentBudgets(db: StoreDb, keyRows: ApiKeyRow[]): Promise<Map<string, NonNullable<EdgeKey['budgetSpent']>>> {
+  const spent = new Map<string, NonNullable<EdgeKey['budgetSpent']>>();
+  const budgeted = keyRows.filter((row) => countsDay(row.grants.budget ?? null));
+  if (budgeted.length === 0) return spent;
+  const now = Date.now();
+  const counted = await db
+    .select()
+    .from(usageCounters)
+    .where(and(eq(usageCounters.period, periodKey('day', now)), inArray(usageCounters.caller, budgeted.map((row) => row.name))));
+  const byName = new Map(counted.map((row) => [row.caller, row]));
+  for (const row of budgeted) {
+    const used = byName.get(row.name);
+    if (!used) continue;
+    const check = budgetCheck(row.grants.budget!, { calls: used.calls, rows: used.rows, db_seconds: used.dbMs / 1000 }, now);
+    if (check.exhausted) spent.set(row.name, { budget: check.budget, spent: check.spent, limit: check.limit, untilMs: periodEnd('day', now) });
+  }
+  return spent;
 }
 
 function settingsOf(env: ReplicaEnv, anyCaller: boolean): EdgeSettings {

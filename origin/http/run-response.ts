@@ -10,6 +10,7 @@ import { DEFAULT_CHUNK_ROWS, startResult } from '../services/results/start.ts';
 import { asyncPreference, linkBaseOf, respondResult } from './result-response.ts';
 import { clientSignal } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
+import { budgetHeaders, spentBudgetHeaders } from './budget-headers.ts';
 import { addTrailers } from './node-response.ts';
 import { requestScopeOf } from './request-scope.ts';
 
@@ -20,7 +21,10 @@ import { requestScopeOf } from './request-scope.ts';
  * (the spec's body for it has no `retry_after`; a client may retry in a second).
  */
 export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, 'signal' | 'scope' | 'ifNoneMatch'>): Promise<Response> {
-  if (request.options.dryRun) return c.json(await dryRun(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c) }));
+  if (request.options.dryRun) {
+    const { answer, budget } = await dryRun(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c) });
+    return c.json(answer, 200, budgetHeaders(budget));
+  }
   // `Prefer: respond-async` made the options a stream's (streamIfAsync): the whole result, stored.
   const preference = asyncPreference(c);
   if (preference && request.options.stream) {
@@ -32,11 +36,12 @@ export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, '
     answer = await run(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c), ifNoneMatch: c.req.header('if-none-match') });
   } catch (err) {
     if (err instanceof SluiceError && err.status === 429 && err.extras.retry_after === undefined) c.header('Retry-After', '1');
+    if (err instanceof SluiceError) for (const [name, value] of Object.entries(spentBudgetHeaders(err))) c.header(name, value);
     throw err;
   }
   if (answer.kind === 'stream') return download(c, answer, request.options.format);
   if (answer.serializationMs !== null) c.set('serializationMs', answer.serializationMs);
-  return new Response(answer.body as Uint8Array<ArrayBuffer> | null, { status: answer.status, headers: answer.headers });
+  return new Response(answer.body as Uint8Array<ArrayBuffer> | null, { status: answer.status, headers: { ...answer.headers, ...budgetHeaders(answer.budget) } });
 }
 
 /**
@@ -58,6 +63,7 @@ async function download(c: Context<AppEnv>, answer: StreamAnswer, format: Format
     headers: {
       'Content-Type': serializer.contentType,
       'Content-Disposition': `attachment; filename="${answer.label.filename}.${serializer.extension}"`,
+      ...budgetHeaders(answer.budget),
       ...(trailers ? { Trailer: 'Sluice-Rows, Sluice-Complete' } : {}),
     },
   });

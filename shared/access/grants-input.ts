@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalCidr } from './cidr.ts';
-import { GRANT_FIELDS, type KeyGrants, type QueryGrantEntry, emptyGrants } from './grants.ts';
+import { type Budget, GRANT_FIELDS, type KeyGrants, type QueryGrantEntry, emptyGrants } from './grants.ts';
 import { formatQuota, formatRate, parseQuota, parseRate } from './rate.ts';
 
 /**
@@ -112,6 +112,23 @@ const allowedIps = z.array(z.string()).transform((value, ctx) => {
   return unique(value.map((entry) => canonicalCidr(entry) ?? entry));
 });
 
+const budget = z
+  .strictObject(
+    {
+      max_estimated_rows: positiveWhole('max_estimated_rows').nullable().default(null),
+      rows_per_day: positiveWhole('rows_per_day').nullable().default(null),
+      db_seconds_per_day: z
+        .number({ error: 'db_seconds_per_day must be a number of seconds' })
+        .positive('db_seconds_per_day must be more than 0 seconds')
+        .max(86_400, 'db_seconds_per_day is at most 86400 (a day)')
+        .nullable()
+        .default(null),
+    },
+    { error: 'must be {max_estimated_rows, rows_per_day, db_seconds_per_day}' },
+  )
+  // A budget with no limit in it is no budget.
+  .transform((value): Budget | null => (value.max_estimated_rows === null && value.rows_per_day === null && value.db_seconds_per_day === null ? null : value));
+
 /** Null resets a field to its value on a new key. */
 const resettable = <T extends z.ZodType, F extends keyof KeyGrants>(schema: T, field: F) =>
   schema
@@ -133,6 +150,7 @@ export const grantFieldsShape = {
   query_timeout: resettable(queryTimeout, 'query_timeout'),
   rate_limit: resettable(rateLimit, 'rate_limit'),
   allowed_ips: resettable(allowedIps, 'allowed_ips'),
+  budget: resettable(budget, 'budget'),
 };
 
 /** The grant fields a body gave (a field left out is absent). */

@@ -12,10 +12,23 @@
  * - `quota`: `N/day` or `N/month`, calls counted per calendar day or month in
  *   the server's zone; null means none.
  * - `query_timeout`: seconds (> 0), which can only lower the server's limit.
+ * - `budget`: the database work a key may cause (docs/reference/budgets.md);
+ *   null means none.
  */
 export interface QueryGrantEntry {
   name: string;
   allow_writes: boolean;
+}
+
+/**
+ * A key's budget of database work: a planner estimate no run may pass, and
+ * rows and database seconds per calendar day in the server's zone. Each
+ * null means no such limit.
+ */
+export interface Budget {
+  max_estimated_rows: number | null;
+  rows_per_day: number | null;
+  db_seconds_per_day: number | null;
 }
 
 export interface KeyGrants {
@@ -39,6 +52,7 @@ export interface KeyGrants {
   rate_limit: string | null;
   /** Canonical IPv4/IPv6 addresses or CIDR ranges; null means every address. */
   allowed_ips: string[] | null;
+  budget: Budget | null;
 }
 
 export const GRANT_FIELDS = [
@@ -54,6 +68,7 @@ export const GRANT_FIELDS = [
   'query_timeout',
   'rate_limit',
   'allowed_ips',
+  'budget',
 ] as const satisfies ReadonlyArray<keyof KeyGrants>;
 
 /** A key with no grants: reaches nothing, writes nothing, no limits of its own. */
@@ -70,4 +85,8 @@ export const emptyGrants = (): KeyGrants => ({
   query_timeout: null,
   rate_limit: null,
   allowed_ips: null,
+  budget: null,
 });
+
+/** Whether a key's budget counts its day (rows or database seconds): its runs are checked against the store before they start. */
+export const countsDay = (budget: Budget | null): budget is Budget => budget !== null && (budget.rows_per_day !== null || budget.db_seconds_per_day !== null);

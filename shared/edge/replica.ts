@@ -1,3 +1,4 @@
+import type { SpentBudget } from '../access/budget.ts';
 import type { KeyGrants } from '../access/grants.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface EdgeKey {
   active: boolean;
   /** When the key stops working (the end of its `expires_at` day in the origin's zone, ms); null never. */
   expiresAtMs: number | null;
+  /** A day budget the origin found spent, until the day's end in its zone (ms): the edge refuses the key's runs itself. Null: none spent. */
+  budgetSpent: (SpentBudget & { untilMs: number }) | null;
 }
 
 /** One secret of a key, by its SHA-256 hex: the current one, or the previous one during a rotation's grace. */

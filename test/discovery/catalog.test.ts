@@ -114,6 +114,7 @@ describe('GET /catalog', () => {
       allowed_write_ops: null,
       rate_limit: null,
       server_rate_limit: null,
+      budget: null,
     });
   });
 

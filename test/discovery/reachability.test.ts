@@ -32,7 +32,7 @@ const env = (allowWrites: boolean) => ({ SLUICE_ALLOW_WRITES: allowWrites }) as 
 
 describe('callerAccess and authenticationRequired', () => {
   it("describes administrators with the server's write setting and no limits", () => {
-    expect(callerAccess(env(true), ADMIN)).toEqual({ name: 'admin', admin: true, allow_writes: true, allowed_write_ops: null, rate_limit: null, server_rate_limit: null });
+    expect(callerAccess(env(true), ADMIN)).toEqual({ name: 'admin', admin: true, allow_writes: true, allowed_write_ops: null, rate_limit: null, server_rate_limit: null, budget: null });
     expect(callerAccess(env(false), OPEN)).toMatchObject({ name: '-', admin: true, allow_writes: false });
     expect(callerAccess(env(true), ANONYMOUS)).toMatchObject({ admin: false, allow_writes: false });
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../shared/access/secret.ts';
 import { ASSERTION_HEADER, encodeAssertion } from '../../shared/edge/protocol.ts';
 import { startOrigin } from '../harness/origin.ts';
-import { ADMIN, ADMIN_KEY, type Stack, createKey, createQuery, originRequests, q, startStack } from './fixture.ts';
+import { ADMIN, ADMIN_KEY, type Answer, type Stack, createKey, createQuery, originRequests, q, startStack } from './fixture.ts';
 
 /** Keys at the edge: every change made through the Management API is in force there on the very next request. */
 let stack: Stack;
@@ -83,6 +83,39 @@ describe('a key changed through the Management API', () => {
     expect(Object.keys(management401!.body).sort()).toEqual(Object.keys(direct.body).sort());
     expect(management401!.body.code).toBe(direct.body.code);
     expect(management401!.body.request_id).toBe(management401!.headers.get('x-request-id'));
+  });
+});
+
+describe('a key whose day budget is spent', () => {
+  it('is refused at the edge, without reaching the origin, as the origin refuses it; a dry run in the query string goes on', async () => {
+    const tens = await createQuery(stack, { sql: 'SELECT * FROM range(10) t(i)' });
+    const key = await createKey(stack, { queries: [tens], budget: { rows_per_day: 15 } });
+    const first = await q(stack, tens, key.secret);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.headers.get('x-budget-rows-remaining')).toBe('15');
+    // The run that spends the budget may take a moment to be counted; the next call after it is refused.
+    await expect.poll(async () => (await q(stack, tens, key.secret, '?dry_run=true')).headers.get('x-budget-rows-remaining')).toBe('5');
+    expect((await q(stack, tens, key.secret)).status).toBe(200);
+    // Once the origin found the budget spent, it pushed it to the edge like a revocation.
+    let refused: Answer | undefined;
+    await expect.poll(async () => (await originRequests(stack, async () => (refused = await q(stack, tens, key.secret)))) === 0 && refused?.status).toBe(429);
+    expect(refused!.body).toEqual({
+      error: expect.stringMatching(/rows_per_day budget is spent for today \(20 of 15\)/),
+      code: 'budget_exhausted',
+      budget: 'rows_per_day',
+      spent: 20,
+      limit: 15,
+      retry_after: expect.any(Number),
+    });
+    expect(refused!.headers.get('retry-after')).toBe(String(refused!.body.retry_after));
+    expect(refused!.headers.get('x-budget-rows-remaining')).toBe('0');
+    const direct = await stack.direct('GET', `/q/${encodeURIComponent(tens)}`, undefined, { 'X-API-Key': key.secret });
+    expect(direct.status).toBe(429);
+    expect({ ...direct.body, retry_after: 0 }).toEqual({ ...refused!.body, retry_after: 0 });
+
+    let dry: Answer | undefined;
+    expect(await originRequests(stack, async () => (dry = await q(stack, tens, key.secret, '?dry_run=true')))).toBe(1);
+    expect(dry!.body.would_refuse).toMatchObject({ code: 'budget_exhausted' });
   });
 });
 

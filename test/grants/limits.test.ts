@@ -145,11 +145,13 @@ describe('GET /api/v1/usage/quotas', () => {
     expect(listed.callers.find((c: { name: string }) => c.name === idle.name)).toEqual({
       name: idle.name,
       key: true,
-      day: { calls: 0, rows: 0 },
-      month: { calls: 0, rows: 0 },
+      day: { calls: 0, rows: 0, db_seconds: 0 },
+      month: { calls: 0, rows: 0, db_seconds: 0 },
       quota: null,
       remaining: null,
       resets_at: null,
+      budget: null,
+      budget_remaining: { rows: null, db_seconds: null },
     });
     const server = listed.callers.find((c: { name: string }) => c.name === 'admin');
     expect(server).toMatchObject({ key: false, quota: null });

@@ -175,6 +175,6 @@ describe("the catalog's caller", () => {
     const { name, secret } = await makeKey(env.origin, { connections: [env.pg], allow_writes: true, allowed_write_ops: ['insert'], rate_limit: '100/minute' });
     const res = await as(env.origin, secret).get('/catalog');
     // This origin has SLUICE_ALLOW_WRITES unset: the key's own setting cannot widen it.
-    expect(res.body.caller).toEqual({ name, admin: false, allow_writes: false, allowed_write_ops: ['insert'], rate_limit: '100/minute', server_rate_limit: null });
+    expect(res.body.caller).toEqual({ name, admin: false, allow_writes: false, allowed_write_ops: ['insert'], rate_limit: '100/minute', server_rate_limit: null, budget: null });
   });
 });

@@ -39,7 +39,7 @@ const ANALYST = {
 describe('roles', () => {
   it('creates a role with the grant fields, keys_created, an ETag and a Location', async () => {
     const name = unique('analyst');
-    const res = await createRole({ name, ...ANALYST, rate_limit: '20/Minutes' });
+    const res = await createRole({ name, ...ANALYST, rate_limit: '20/Minutes', budget: { rows_per_day: 5000 } });
     expect(res.headers.get('etag')).toMatch(/^"r\d+\.1"$/);
     expect(res.headers.get('location')).toBe(roleAt(name));
     expect(res.body).toEqual({
@@ -51,6 +51,7 @@ describe('roles', () => {
       allowed_tables: null,
       max_concurrent: null,
       query_timeout: null,
+      budget: { max_estimated_rows: null, rows_per_day: 5000, db_seconds_per_day: null },
       keys_created: 0,
       created_at: expect.stringMatching(ZONED),
       created_by: 'admin',

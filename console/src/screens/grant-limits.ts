@@ -32,8 +32,8 @@ export function grantFields(item: any | null) {
 }
 
 /**
- * A key's or role's limits and write settings, as the grants API names them.
- * An empty field is none (null: every address, no limit, the server's time
+ * A key's or role's limits, write settings and budget, as the grants API
+ * names them. An empty field is none (null: every address, no limit, the server's time
  * limit, every write operation and table); **No address** is `allowed_ips: []`,
  * which admits no address at all.
  */
@@ -48,6 +48,9 @@ export function limitFields(item: any | null) {
     query_timeout: h('input', { type: 'number', min: 0, step: 'any', value: text(item?.query_timeout) }),
     allowed_write_ops: h('input', { value: text(item?.allowed_write_ops), placeholder: 'insert, update' }),
     allowed_tables: h('input', { value: text(item?.allowed_tables), placeholder: 'staging.*, events' }),
+    max_estimated_rows: h('input', { type: 'number', min: 1, value: text(item?.budget?.max_estimated_rows) }),
+    rows_per_day: h('input', { type: 'number', min: 1, value: text(item?.budget?.rows_per_day) }),
+    db_seconds_per_day: h('input', { type: 'number', min: 0, step: 'any', value: text(item?.budget?.db_seconds_per_day) }),
   };
   const allowWrites = h('input', { type: 'checkbox', checked: item?.allow_writes ?? false });
   const noAddress = h('input', { type: 'checkbox', checked: Array.isArray(item?.allowed_ips) && item.allowed_ips.length === 0 });
@@ -67,11 +70,15 @@ export function limitFields(item: any | null) {
       field('Allow writes', allowWrites, 'Through the connections granted'),
       field('Write operations', inputs.allowed_write_ops, 'SQL keywords; empty: every write'),
       field('Writable tables', inputs.allowed_tables, 'table, schema.table or schema.*; empty: every table'),
+      field('Max estimated rows', inputs.max_estimated_rows, "Budget: refuse a run the database's planner estimates above this"),
+      field('Rows per day', inputs.rows_per_day, 'Budget: rows returned per day'),
+      field('Database seconds per day', inputs.db_seconds_per_day, 'Budget: database time per day'),
     ),
     value(): Record<string, unknown> {
       const list = (input: HTMLInputElement) => (input.value.trim() ? split(input.value) : null);
       const number = (input: HTMLInputElement) => (input.value.trim() ? Number(input.value) : null);
       const str = (input: HTMLInputElement) => input.value.trim() || null;
+      const budget = { max_estimated_rows: number(inputs.max_estimated_rows), rows_per_day: number(inputs.rows_per_day), db_seconds_per_day: number(inputs.db_seconds_per_day) };
       return {
         allowed_ips: noAddress.checked ? [] : list(inputs.allowed_ips),
         rate_limit: str(inputs.rate_limit),
@@ -82,6 +89,7 @@ export function limitFields(item: any | null) {
         allow_writes: allowWrites.checked,
         allowed_write_ops: list(inputs.allowed_write_ops),
         allowed_tables: list(inputs.allowed_tables),
+        budget: Object.values(budget).some((limit) => limit !== null) ? budget : null,
       };
     },
   };

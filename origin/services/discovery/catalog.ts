@@ -30,6 +30,10 @@ export const catalogSchema = z.object({
     allowed_write_ops: z.array(z.string()).nullable().describe('null: every write'),
     rate_limit: z.string().nullable().describe('`N/period`; null: none'),
     server_rate_limit: z.string().nullable().describe('`N/period`; null: none'),
+    budget: z
+      .object({ max_estimated_rows: z.number().nullable(), rows_per_day: z.number().nullable(), db_seconds_per_day: z.number().nullable() })
+      .nullable()
+      .describe("The key's budget of database work; null: none"),
   }),
 });
 

@@ -1,8 +1,8 @@
 import { completeGrants } from '../../../shared/access/grants-input.ts';
-import { GRANT_FIELDS, type KeyGrants } from '../../../shared/access/grants.ts';
+import { type Budget, GRANT_FIELDS, type KeyGrants } from '../../../shared/access/grants.ts';
 import { type QuotaPeriod, formatRate, parseQuota } from '../../../shared/access/rate.ts';
 import { periodKey } from '../../access/periods.ts';
-import { type LiveUsage, periodUsage } from '../../access/usage.ts';
+import { type BudgetLeft, type LiveUsage, budgetLeft, periodUsage } from '../../access/usage.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { ApiKeyRow } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';
@@ -22,17 +22,21 @@ export interface EffectiveLimits {
   server_rate_limit: string | null;
   quota: string | null;
   max_concurrent: number | null;
+  budget: Budget | null;
 }
 
-/** Calls and rows in the current calendar period (the quota's, else the day) in the server's zone. */
+/** Calls, rows and database seconds in the current calendar period (the quota's, else the day) in the server's zone. */
 export interface PeriodUsageView {
   period: QuotaPeriod;
   /** `YYYY-MM-DD` for a day, `YYYY-MM` for a month. */
   current: string;
   calls: number;
   rows: number;
+  db_seconds: number;
   /** Calls left under the quota this period; null without a quota. */
   remaining: number | null;
+  /** Rows and database seconds left of today's budget (whatever the period above); each null without that limit. */
+  budget_remaining: BudgetLeft;
 }
 
 /** A key as the Management API shows it. Never its secret or a hash. */
@@ -82,6 +86,7 @@ export function effectiveLimits(env: ViewDeps['env'], grants: KeyGrants): Effect
     server_rate_limit: env.SLUICE_RATE_LIMIT ? formatRate(env.SLUICE_RATE_LIMIT) : null,
     quota: grants.quota,
     max_concurrent: grants.max_concurrent,
+    budget: grants.budget,
   };
 }
 
@@ -89,7 +94,14 @@ async function usageThisPeriod(deps: ViewDeps, name: string, grants: KeyGrants, 
   const quota = grants.quota ? parseQuota(grants.quota) : null;
   const period = quota?.period ?? 'day';
   const counts = await periodUsage(deps.store, name, period, now);
-  return { period, current: periodKey(period, now), ...counts, remaining: quota ? Math.max(0, quota.limit - counts.calls) : null };
+  const today = grants.budget && period !== 'day' ? await periodUsage(deps.store, name, 'day', now) : counts;
+  return {
+    period,
+    current: periodKey(period, now),
+    ...counts,
+    remaining: quota ? Math.max(0, quota.limit - counts.calls) : null,
+    budget_remaining: budgetLeft(grants.budget, today),
+  };
 }
 
 const timestamp = (date: Date | null) => (date === null ? null : formatDate(date));

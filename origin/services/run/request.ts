@@ -1,4 +1,5 @@
 import type { Caller } from '../../access/caller.ts';
+import type { BudgetLeft } from '../../access/usage.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
 import type { StreamRun } from './engine.ts';
 import type { RowOptions } from './options.ts';
@@ -95,6 +96,8 @@ export interface PageAnswer {
   headers: Record<string, string>;
   /** Null when the page was replayed from the cache. */
   serializationMs: number | null;
+  /** The key's day budget left when the run started; null without one. */
+  budget: BudgetLeft | null;
 }
 
 /**
@@ -106,6 +109,8 @@ export interface StreamAnswer {
   kind: 'stream';
   label: RunLabel;
   run: StreamRun;
+  /** The key's day budget left when the run started; null without one. */
+  budget: BudgetLeft | null;
   /**
    * An export records its run when its object is committed (or not): the
    * outcome it gives here (`error` absent: a success), with its details.

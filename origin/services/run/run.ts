@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps.ts';
 import type { Admission } from '../../access/usage.ts';
+import { refuseOverEstimate } from './budget.ts';
 import { pageSerialized } from '../../observability/query-log.ts';
 import { cachedPage, isCacheable, type AnsweredPage } from './cache.ts';
 import type { PageRun, StreamRun } from './engine.ts';
@@ -15,9 +16,10 @@ import { runPage, runStream } from './sql.ts';
  * `/execute_mongo`, MCP tools, exports), which they only adapt.
  *
  * In order: the source is prepared (reachability, parameters, the guard and
- * the grants: a refusal is the request's fault and nothing runs); the call
- * is admitted (a key's `max_concurrent` and quota: 429, held until the rows
- * end); a cacheable page is answered from the response cache or stored in
+ * the grants: a refusal is the request's fault and nothing runs); a key
+ * with `max_estimated_rows` has the planner's estimate checked (403); the
+ * call is admitted (a key's `max_concurrent`, day budget and quota: 429,
+ * held until the rows end); a cacheable page is answered from the response cache or stored in
  * it; otherwise the engine runs the statement or find (usage, metrics, query
  * log); and the run is recorded in history exactly once (which also
  * announces it on `/events`), when its page is serialised or its stream's
@@ -32,19 +34,20 @@ export async function run(deps: AppDeps, request: RunRequest): Promise<RunAnswer
     runRecord(deps, request, { query: source.kind === 'saved' ? source.name : null, version: null, connection: null, filename: 'result' }).failed(err);
     throw err;
   }
+  await refuseOverEstimate(deps, request, prepared);
   const admission = await deps.callerUsage.admit(request.caller);
   try {
     if (request.options.paging === null) return await streamAnswer(deps, request, prepared, admission);
     const page = await pageAnswer(deps, request, prepared);
     admission.release();
-    return page;
+    return { ...page, budget: admission.budget };
   } catch (err) {
     admission.release();
     throw err;
   }
 }
 
-async function pageAnswer(deps: AppDeps, request: RunRequest, prepared: Prepared): Promise<PageAnswer> {
+async function pageAnswer(deps: AppDeps, request: RunRequest, prepared: Prepared): Promise<Omit<PageAnswer, 'budget'>> {
   const { label } = prepared;
   const paging = request.options.paging!;
   // Only a page the engine runs is recorded: a cache hit answers without one.
@@ -120,6 +123,7 @@ async function streamAnswer(deps: AppDeps, request: RunRequest, prepared: Prepar
   return {
     kind: 'stream',
     label: prepared.label,
+    budget: admission.budget,
     run: stream,
     settle(outcome) {
       if (!exported) return;

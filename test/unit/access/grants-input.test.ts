@@ -124,6 +124,24 @@ describe('allowed_ips', () => {
   });
 });
 
+describe('budget', () => {
+  it('fills the limits left out with null; a budget with none is no budget', () => {
+    expect(parse({ budget: { rows_per_day: 1000 } }).budget).toEqual({ max_estimated_rows: null, rows_per_day: 1000, db_seconds_per_day: null });
+    expect(parse({ budget: { max_estimated_rows: 10_000, db_seconds_per_day: 0.5 } }).budget).toEqual({ max_estimated_rows: 10_000, rows_per_day: null, db_seconds_per_day: 0.5 });
+    expect(parse({ budget: {} }).budget).toBeNull();
+    expect(parse({ budget: null }).budget).toBeNull();
+  });
+
+  it('refuses limits that are not whole rows or positive seconds, and unknown limits', () => {
+    expect(problems({ budget: { rows_per_day: 0 } })).toHaveProperty(['budget.rows_per_day']);
+    expect(problems({ budget: { max_estimated_rows: 1.5 } })).toHaveProperty(['budget.max_estimated_rows']);
+    expect(problems({ budget: { db_seconds_per_day: 0 } })).toHaveProperty(['budget.db_seconds_per_day']);
+    expect(problems({ budget: { db_seconds_per_day: 86_401 } })).toHaveProperty(['budget.db_seconds_per_day']);
+    expect(problems({ budget: { rows: 5 } })).toHaveProperty('budget');
+    expect(problems({ budget: '1000/day' })).toHaveProperty('budget');
+  });
+});
+
 describe('helpers', () => {
   it('refuses unknown fields', () => {
     expect(schema.safeParse({ connection: ['a'] }).error?.issues[0]?.code).toBe('unrecognized_keys');

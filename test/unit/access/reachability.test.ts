@@ -189,15 +189,16 @@ describe('ad-hoc SQL and schema browsing', () => {
 });
 
 describe('callerAccess', () => {
-  it("reports a key's own write settings, narrowed by the server, and its rate limit", () => {
-    const k = key({ allow_writes: true, allowed_write_ops: ['insert'], rate_limit: '10/minute' });
-    expect(callerAccess(WRITES, k)).toEqual({ name: 'k', admin: false, allow_writes: true, allowed_write_ops: ['insert'], rate_limit: '10/minute', server_rate_limit: null });
+  it("reports a key's own write settings, narrowed by the server, its rate limit and its budget", () => {
+    const budget = { max_estimated_rows: 10_000, rows_per_day: null, db_seconds_per_day: 60 };
+    const k = key({ allow_writes: true, allowed_write_ops: ['insert'], rate_limit: '10/minute', budget });
+    expect(callerAccess(WRITES, k)).toEqual({ name: 'k', admin: false, allow_writes: true, allowed_write_ops: ['insert'], rate_limit: '10/minute', server_rate_limit: null, budget });
     expect(callerAccess(NO_WRITES, k).allow_writes).toBe(false);
     expect(callerAccess(WRITES, key({})).allow_writes).toBe(false);
   });
 
   it('reports administrators and the admin key under the server setting, with no key limits', () => {
-    expect(callerAccess(WRITES, ADMIN)).toEqual({ name: 'admin', admin: true, allow_writes: true, allowed_write_ops: null, rate_limit: null, server_rate_limit: null });
+    expect(callerAccess(WRITES, ADMIN)).toEqual({ name: 'admin', admin: true, allow_writes: true, allowed_write_ops: null, rate_limit: null, server_rate_limit: null, budget: null });
     expect(callerAccess(WRITES, administrator('developer')).allow_writes).toBe(true);
     expect(callerAccess(WRITES, administrator('auditor')).allow_writes).toBe(false);
     expect(callerAccess(WRITES, administrator(null, { team: 'developer' })).allow_writes).toBe(true);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { periodEnd, periodKey } from '../../../origin/access/periods.ts';
 import { CallerUsage, periodUsage } from '../../../origin/access/usage.ts';
 import { SluiceError } from '../../../origin/errors.ts';
@@ -70,13 +70,13 @@ describe('CallerUsage on the embedded store', () => {
     }
     // The quota row is written at once; refused calls are not counted.
     expect(await stored(store, caller.name, periodKey('day', now))).toMatchObject({ calls: 10 });
-    expect(await periodUsage(store, caller.name, 'day')).toEqual({ calls: 10, rows: 0 });
+    expect(await periodUsage(store, caller.name, 'day')).toEqual({ calls: 10, rows: 0, db_seconds: 0 });
     // The other period's calls wait for the next flush, and are read meanwhile.
     expect(await stored(store, caller.name, periodKey('month', now))).toBeNull();
-    expect(await periodUsage(store, caller.name, 'month')).toEqual({ calls: 10, rows: 0 });
+    expect(await periodUsage(store, caller.name, 'month')).toEqual({ calls: 10, rows: 0, db_seconds: 0 });
     await usage.flush();
     expect(await stored(store, caller.name, periodKey('month', now))).toMatchObject({ calls: 10 });
-    expect(await periodUsage(store, caller.name, 'month')).toEqual({ calls: 10, rows: 0 });
+    expect(await periodUsage(store, caller.name, 'month')).toEqual({ calls: 10, rows: 0, db_seconds: 0 });
   });
 
   it('counts a monthly quota on the month row', async () => {
@@ -107,19 +107,55 @@ describe('CallerUsage on the embedded store', () => {
     expect(usage.runningFor(caller.key.id)).toBe(0);
   });
 
-  it('counts calls of callers without limits in batches, and rows and errors of finished runs', async () => {
+  it('refuses a key whose day budget is spent, writing its runs as they end and announcing the spend once', async () => {
+    let announced = 0;
+    const budgeted = new CallerUsage(store, { logger, flushIntervalMs: 60_000, onBudgetSpent: () => announced++ });
+    const caller = keyCaller({ budget: { max_estimated_rows: null, rows_per_day: 100, db_seconds_per_day: 2 } });
+    const day = () => stored(store, caller.name, periodKey('day', Date.now()));
+    const first = await budgeted.admit(caller);
+    expect(first.budget).toEqual({ rows: 100, db_seconds: 2 });
+    first.release();
+    budgeted.recordRun({ time: new Date(), keyName: caller.name, status: 'success', rows: 60, durationMs: 500, serializationMs: 100 });
+    // Written as the run ends, not with the batch a minute later.
+    await vi.waitFor(async () => expect(await day()).toMatchObject({ rows: 60, dbMs: 400 }));
+    const second = await budgeted.admit(caller);
+    expect(second.budget).toEqual({ rows: 40, db_seconds: 1.6 });
+    second.release();
+    // A run that starts under budget is never cut: it may pass the limit.
+    budgeted.recordRun({ time: new Date(), keyName: caller.name, status: 'success', rows: 50, durationMs: 100, serializationMs: null });
+    await vi.waitFor(() => expect(announced).toBe(1));
+    const now = Date.now();
+    const refusal = (await budgeted.admit(caller).catch((err: unknown) => err)) as SluiceError;
+    expect(refusal).toMatchObject({ code: 'budget_exhausted', status: 429, extras: { code: 'budget_exhausted', budget: 'rows_per_day', spent: 110, limit: 100 } });
+    expect(Math.abs((refusal.extras.retry_after as number) - (periodEnd('day', now) - now) / 1000)).toBeLessThan(3);
+    await expect(budgeted.admit(caller)).rejects.toMatchObject({ code: 'budget_exhausted' });
+    expect(announced).toBe(1);
+    expect(budgeted.runningFor(caller.key.id)).toBe(0);
+    await budgeted.close();
+  });
+
+  it('refuses a key whose database seconds are spent', async () => {
+    const budgeted = new CallerUsage(store, { logger, flushIntervalMs: 60_000 });
+    const caller = keyCaller({ budget: { max_estimated_rows: null, rows_per_day: null, db_seconds_per_day: 0.5 } });
+    (await budgeted.admit(caller)).release();
+    budgeted.recordRun({ time: new Date(), keyName: caller.name, status: 'error', rows: 0, durationMs: 650, serializationMs: null });
+    await vi.waitFor(async () => expect(await budgeted.admit(caller).catch((err: SluiceError) => err.extras)).toMatchObject({ budget: 'db_seconds_per_day', spent: 0.65, limit: 0.5 }));
+    await budgeted.close();
+  });
+
+  it('counts calls of callers without limits in batches, and rows, errors and database time (less serialisation) of finished runs', async () => {
     const name = `plain-${process.pid}`;
     for (let i = 0; i < 4; i++) (await usage.admit({ name })).release();
-    usage.recordRun({ time: new Date(), keyName: name, status: 'success', rows: 7 });
-    usage.recordRun({ time: new Date(), keyName: name, status: 'error', rows: 0 });
-    usage.recordRun({ time: new Date(), keyName: null, status: 'success', rows: 100 });
+    usage.recordRun({ time: new Date(), keyName: name, status: 'success', rows: 7, durationMs: 40, serializationMs: 10 });
+    usage.recordRun({ time: new Date(), keyName: name, status: 'error', rows: 0, durationMs: 5, serializationMs: null });
+    usage.recordRun({ time: new Date(), keyName: null, status: 'success', rows: 100, durationMs: 1, serializationMs: null });
     expect(usage.live(name)).toEqual({ queries: 2, errors: 1, rows: 7 });
     expect(usage.live('nobody')).toEqual({ queries: 0, errors: 0, rows: 0 });
     expect(await stored(store, name, periodKey('day', Date.now()))).toBeNull();
-    expect(await periodUsage(store, name, 'day')).toEqual({ calls: 4, rows: 7 });
+    expect(await periodUsage(store, name, 'day')).toEqual({ calls: 4, rows: 7, db_seconds: 0.035 });
     await usage.flush();
-    expect(await stored(store, name, periodKey('day', Date.now()))).toMatchObject({ calls: 4, rows: 7 });
-    expect(await periodUsage(store, name, 'month', new Date())).toEqual({ calls: 4, rows: 7 });
+    expect(await stored(store, name, periodKey('day', Date.now()))).toMatchObject({ calls: 4, rows: 7, dbMs: 35 });
+    expect(await periodUsage(store, name, 'month', new Date())).toEqual({ calls: 4, rows: 7, db_seconds: 0.035 });
   });
 
   it('keeps counts the store refused, one row a caller and period, and writes them later', async () => {
@@ -139,11 +175,11 @@ describe('CallerUsage on the embedded store', () => {
     const name = `refused-${process.pid}`;
     (await refused.admit({ name })).release();
     await refused.flush();
-    expect(refused.unwritten(name, periodKey('day', now))).toEqual({ calls: 1, rows: 0 });
+    expect(refused.unwritten(name, periodKey('day', now))).toEqual({ calls: 1, rows: 0, db_seconds: 0 });
     (await refused.admit({ name })).release();
     expect(refused.unwrittenAll().filter((d) => d.caller === name)).toEqual([
-      { caller: name, period: periodKey('day', now), calls: 2, rows: 0 },
-      { caller: name, period: periodKey('month', now), calls: 2, rows: 0 },
+      { caller: name, period: periodKey('day', now), calls: 2, rows: 0, dbMs: 0 },
+      { caller: name, period: periodKey('month', now), calls: 2, rows: 0, dbMs: 0 },
     ]);
     state.failing = false;
     await refused.close();
@@ -181,6 +217,14 @@ describe('CallerUsage on a shared Postgres store', () => {
     expect(admitted).toBe(10);
     expect(refused.every((err) => err.status === 429)).toBe(true);
     expect(await stored(stores[0], caller.name, periodKey('day', Date.now()))).toMatchObject({ calls: 10 });
+  });
+
+  it("refuses a key on one origin once its budget was spent through the other", async () => {
+    const caller = keyCaller({ budget: { max_estimated_rows: null, rows_per_day: 10, db_seconds_per_day: null } });
+    (await usages[0].admit(caller)).release();
+    (await usages[1].admit(caller)).release();
+    usages[0].recordRun({ time: new Date(), keyName: caller.name, status: 'success', rows: 10, durationMs: 1, serializationMs: null });
+    await vi.waitFor(async () => expect(await usages[1].admit(caller).catch((err: SluiceError) => err.code)).toBe('budget_exhausted'));
   });
 
   it('adds the batched counts of both origins', async () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "usage_counters" ADD COLUMN "db_ms" bigint DEFAULT 0 NOT NULL;

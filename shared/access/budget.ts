@@ -1,0 +1,23 @@
+/**
+ * A key's spent day budget as both runtimes answer it (429
+ * `budget_exhausted`, docs/reference/budgets.md): the origin when it counts
+ * the day, the edge for a key the origin reported spent.
+ */
+export interface SpentBudget {
+  budget: 'rows_per_day' | 'db_seconds_per_day';
+  /** The day's rows or database seconds so far. */
+  spent: number;
+  limit: number;
+}
+
+export const budgetExhaustedMessage = ({ budget, spent, limit }: SpentBudget): string =>
+  `This API key's ${budget} budget is spent for today (${spent} of ${limit}); it renews at midnight in the server's time zone`;
+
+/** The body's fields besides `error`; `code` is in it on every route family, as a budget's clients branch on it. */
+export const budgetExhaustedExtras = ({ budget, spent, limit }: SpentBudget, retryAfter: number): Record<string, unknown> => ({
+  code: 'budget_exhausted',
+  budget,
+  spent,
+  limit,
+  retry_after: retryAfter,
+});
