@@ -95,7 +95,8 @@ describe('the tools of each caller', () => {
     expect(new RegExp(typed.properties.title.pattern).test('beta')).toBe(false);
     expect(typed.properties.mode).toEqual({ type: 'string', enum: ['a', 'b'], default: 'a' });
     expect(typed.required).toEqual(['id']);
-    expect(Object.keys((find(CLAIMED).inputSchema as any).properties)).toEqual(['id']);
+    expect(Object.keys((find(CLAIMED).inputSchema as any).properties)).toEqual(['id', 'dry_run']);
+    expect(typed.properties.dry_run).toMatchObject({ type: 'boolean' });
     expect(find(FILMS).description).toContain('Every film');
     expect(find(FILMS).annotations?.readOnlyHint).toBe(true);
     expect(find(WRITER).annotations?.readOnlyHint).toBe(false);
@@ -204,6 +205,30 @@ describe('calling a saved query', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(stolen.status).toBe(404);
+  });
+});
+
+describe('a dry run', () => {
+  it('of a saved query or execute_sql checks what the run checks, runs nothing and answers the estimate and the budget it would break', async () => {
+    const { secret } = await makeKey(env.origin, { queries: [TYPED], connections: [env.pg], budget: { max_estimated_rows: 1 } });
+    const client = await connect(key(secret));
+    const before = (await admin(env.origin, 'GET', '/api/v1/history?limit=1')).body.items[0]?.id ?? null;
+    const saved = await client.call(TYPED, { id: 2, dry_run: true });
+    expect(saved.isError, textOf(saved)).toBeFalsy();
+    expect(saved.structuredContent).toMatchObject({ dry_run: true, dialect: 'postgres', statement_type: 'SELECT', parameters: { id: 2, mode: 'a' }, estimate: { source: 'planner' }, would_refuse: null });
+    expect(textOf(saved)).toMatch(/^Dry run on .*: nothing ran; the planner estimates 1 rows/);
+    const scan = await client.call('execute_sql', { sql: 'select * from films a, films b', connection_name: env.pg, dry_run: true });
+    expect(scan.structuredContent).toMatchObject({ would_refuse: { code: 'estimate_too_large' } });
+    expect(textOf(scan)).toContain('The run would be refused');
+    const refused = await client.call('execute_sql', { sql: 'select * from films a, films b', connection_name: env.pg });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('max_estimated_rows');
+    // A refusal is the run's own: a write, a bad parameter.
+    expect((await client.call('execute_sql', { sql: "insert into notes (note) values ('no')", connection_name: env.pg, dry_run: true })).isError).toBe(true);
+    expect((await client.call(TYPED, { id: 9, dry_run: true })).isError).toBe(true);
+    expect((await client.call(TYPED, { id: 2, dry_run: 'yes' })).isError).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect((await admin(env.origin, 'GET', '/api/v1/history?limit=1')).body.items[0]?.id ?? null).toBe(before);
   });
 });
 

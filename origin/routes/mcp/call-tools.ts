@@ -6,6 +6,7 @@ import { type RowsOutcome, errorResult, rowsResult, valueResult } from '../../se
 import type { RowOptions } from '../../services/run/options.ts';
 import { pageShape } from '../../services/run/page-body.ts';
 import type { RunAnswer, RunSource } from '../../services/run/request.ts';
+import { dryRun } from '../../services/run/dry-run.ts';
 import { run } from '../../services/run/run.ts';
 import { type WholeAnswer, wholeAnswer } from '../../services/mcp/whole-answer.ts';
 import { SluiceError } from '../../errors.ts';
@@ -22,15 +23,17 @@ import type { McpCall } from './call.ts';
  * request itself. Runs are recorded with `transport: mcp`.
  */
 
-/** A saved query's tool: `connection_name` is the request option it is on `/q`; every other argument is a parameter. */
+/** A saved query's tool: `connection_name` and `dry_run` are the request options they are on `/q`; every other argument is a parameter. */
 export async function callQueryTool(call: McpCall, query: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
   const { deps, caller } = call;
-  const { connection_name: connection, ...supplied } = args;
+  const { connection_name: connection, dry_run: dry, ...supplied } = args;
   if (connection !== undefined && (typeof connection !== 'string' || connection === '')) {
     return errorResult('Invalid arguments', { errors: { connection_name: 'must be the name of a connection' } });
   }
+  if (dry !== undefined && typeof dry !== 'boolean') return errorResult('Invalid arguments', { errors: { dry_run: 'must be true or false' } });
   const options = mcpRowOptions(deps.env, caller);
   const source: RunSource = { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken: call.signInToken };
+  if (dry) return dryRunResult(call, source, options, signal);
   const page = await pageOf(call, source, options, signal);
   const fetchAll = () => `GET ${streamUrl(call, page.query, supplied, connection)} with your key`;
   const whole = page.truncated ? await wholeAnswerOf(call, { ...source, version: page.version ?? undefined }, signal) : null;
@@ -41,6 +44,7 @@ const sqlArguments = z.strictObject({
   sql: z.string({ error: 'is required: one read statement' }).min(1, 'is required: one read statement'),
   connection_name: z.string({ error: 'is required' }).min(1, 'is required'),
   params: z.record(z.string(), z.unknown(), { error: 'must be an object of marker values' }).optional(),
+  dry_run: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 /** `execute_sql`: ad-hoc SQL as `/execute_sql` runs it, on a connection the caller is granted, and never a write. */
@@ -51,6 +55,7 @@ export async function callSqlTool(call: McpCall, args: Record<string, unknown>, 
   const { sql, connection_name: connection, params } = parsed.data;
   const options = mcpRowOptions(deps.env, caller);
   const source: RunSource = { kind: 'sql', sql, params: params ?? {}, connection };
+  if (parsed.data.dry_run) return dryRunResult(call, source, options, signal, { readOnly: true });
   const page = await pageOf(call, source, options, signal, { readOnly: true });
   const fetchAll = () => `POST ${call.mainUrl('/execute_sql?stream=true&format=ndjson')} with your key and the same sql, params and connection_name`;
   const whole = page.truncated ? await wholeAnswerOf(call, source, signal) : null;
@@ -73,6 +78,15 @@ export async function callTablesTool(call: McpCall, args: Record<string, unknown
 export async function callConnectionsTool(call: McpCall): Promise<CallToolResult> {
   const usable = await usableConnections(call.deps, call.caller);
   return valueResult(`${usable.length} connection${usable.length === 1 ? '' : 's'} you may run SQL on.`, { connections: usable });
+}
+
+/** A dry run (services/run/dry-run.ts) of the call: every check of the run, then the planner's estimate; nothing runs. */
+async function dryRunResult(call: McpCall, source: RunSource, options: RowOptions, signal: AbortSignal, { readOnly = false } = {}): Promise<CallToolResult> {
+  const { answer } = await dryRun(call.deps, { caller: call.caller, source, options: { ...options, dryRun: true }, transport: 'mcp', signal, scope: call.scope, readOnly });
+  const { rows, cost } = answer.estimate;
+  const estimate = rows === null && cost === null ? `${answer.dialect} gives no planner estimate` : `the planner estimates ${rows ?? 'unknown'} rows (cost ${cost ?? 'unknown'})`;
+  const refusal = answer.would_refuse ? ` The run would be refused: ${answer.would_refuse.error}` : '';
+  return valueResult(`Dry run on ${answer.connection}: nothing ran; ${estimate}.${refusal}`, { ...answer });
 }
 
 type ToolPage = Pick<RowsOutcome, 'rows' | 'truncated' | 'leftOut' | 'cutAtBytes'> & { query: string; version: number | null };

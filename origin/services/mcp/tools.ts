@@ -25,14 +25,20 @@ export interface McpTool {
 
 const CONNECTION_NAME: JsonSchema = { type: 'string', minLength: 1, description: 'The connection to run on (list_connections names them)' };
 
+/** `dry_run` is a reserved name: never a parameter of a saved query. */
+const DRY_RUN: JsonSchema = {
+  type: 'boolean',
+  description: "true: run nothing; answer what the run would do and the database planner's estimate of its rows and cost, and whether your key's budget would refuse it",
+};
+
 /**
  * The tools a caller gets (docs/guides/mcp.md): one per published saved
  * query it reaches, decided by the same reachability as `/q`, `/catalog` and
  * `/openapi.json` (drafts never), then the three built-in tools when it may
  * run ad-hoc SQL somewhere. Parameters from the caller's sign-in token
  * (`from_claim`) are never arguments. A query with no default connection
- * takes `connection_name` as an argument. Sorted by query name, then the
- * built-ins.
+ * takes `connection_name` as an argument; every run tool takes `dry_run`.
+ * Sorted by query name, then the built-ins.
  */
 export async function toolsFor(deps: Pick<AppDeps, 'store' | 'env'>, caller: Caller, maxRows: number): Promise<McpTool[]> {
   const queries = await discoverQueries(deps, caller);
@@ -42,6 +48,7 @@ export async function toolsFor(deps: Pick<AppDeps, 'store' | 'env'>, caller: Cal
       schema.properties = { ...schema.properties, connection_name: CONNECTION_NAME };
       schema.required = [...(schema.required ?? []), 'connection_name'];
     }
+    schema.properties = { ...schema.properties, dry_run: DRY_RUN };
     return {
       name: toolName(q.name),
       description: `${sentence(q.description) ?? `Runs the saved query "${q.name}".`} Returns at most ${maxRows} rows.`,
@@ -110,6 +117,7 @@ function builtinTools(maxRows: number): McpTool[] {
           sql: { type: 'string', minLength: 1, description: 'One read statement' },
           connection_name: CONNECTION_NAME,
           params: { type: 'object', description: 'Values of the :name markers', additionalProperties: true },
+          dry_run: DRY_RUN,
         },
         required: ['sql', 'connection_name'],
         additionalProperties: false,
