@@ -21,10 +21,7 @@ import { requestScopeOf } from './request-scope.ts';
  * (the spec's body for it has no `retry_after`; a client may retry in a second).
  */
 export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, 'signal' | 'scope' | 'ifNoneMatch'>): Promise<Response> {
-  if (request.options.dryRun) {
-    const { answer, budget } = await dryRun(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c) });
-    return c.json(answer, 200, budgetHeaders(budget));
-  }
+  if (request.options.dryRun) return respondDryRun(c, request);
   // `Prefer: respond-async` made the options a stream's (streamIfAsync): the whole result, stored.
   const preference = asyncPreference(c);
   if (preference && request.options.stream) {
@@ -42,6 +39,12 @@ export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, '
   if (answer.kind === 'stream') return download(c, answer, request.options.format);
   if (answer.serializationMs !== null) c.set('serializationMs', answer.serializationMs);
   return new Response(answer.body as Uint8Array<ArrayBuffer> | null, { status: answer.status, headers: { ...answer.headers, ...budgetHeaders(answer.budget) } });
+}
+
+/** A dry run's answer (services/run/dry-run.ts), with what is left of the key's day budget. */
+export async function respondDryRun(c: Context<AppEnv>, request: Omit<RunRequest, 'signal' | 'scope' | 'ifNoneMatch'>): Promise<Response> {
+  const { answer, budget } = await dryRun(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c) });
+  return c.json(answer, 200, budgetHeaders(budget));
 }
 
 /**

@@ -8,6 +8,7 @@ import { byteRange } from '../http/byte-range.ts';
 import { fileBody } from '../http/file-body.ts';
 import { requestScopeOf } from '../http/request-scope.ts';
 import { DEFAULT_WAIT_SECONDS, linkBaseOf, respondResult } from '../http/result-response.ts';
+import { respondDryRun } from '../http/run-response.ts';
 import { chunkFileOf } from '../services/results/chunk-file.ts';
 import { deleteResult, viewResult } from '../services/results/read.ts';
 import { DEFAULT_CHUNK_ROWS, startResult } from '../services/results/start.ts';
@@ -37,6 +38,7 @@ const bodySchema = z.strictObject({
   wait: whole('wait', 0, 60).optional(),
   chunk_rows: whole('chunk_rows', 1).optional(),
   timeout: z.union([z.string(), z.number()]).optional(),
+  dry_run: z.boolean({ error: 'dry_run must be true or false' }).optional(),
 });
 
 type Body = z.infer<typeof bodySchema>;
@@ -67,10 +69,13 @@ export const resultsRoute = new Hono<AppEnv>()
     const deps = c.get('deps');
     const body = await readBody(c, bodySchema);
     const caller = c.get('caller');
+    const source = sourceOf(body, presentedSignInToken((header) => c.req.header(header)));
+    const options = requestRowOptions(deps.env, { dry_run: c.req.query('dry_run') }, { format: body.format ?? 'ndjson', timeout: body.timeout, stream: true, dry_run: body.dry_run }, caller);
+    if (options.dryRun) return respondDryRun(c, { caller, source, options, transport: 'result' });
     const id = await startResult(deps, {
       caller,
-      source: sourceOf(body, presentedSignInToken((header) => c.req.header(header))),
-      options: requestRowOptions(deps.env, {}, { format: body.format ?? 'ndjson', timeout: body.timeout, stream: true }, caller),
+      source,
+      options,
       chunkRows: body.chunk_rows ?? DEFAULT_CHUNK_ROWS,
       scope: requestScopeOf(c),
       linkBase: linkBaseOf(c),

@@ -85,6 +85,22 @@ describe('a dry run', () => {
     expect(after.total).toBe(before.total);
   });
 
+  it('of POST /results stores nothing: no result, no history', async () => {
+    const before = (await admin(env.origin, 'GET', '/api/v1/history?limit=1')).body;
+    for (const [path, body] of [
+      ['/results', { sql: 'select * from big', connection_name: env.pg, dry_run: true }],
+      ['/results?dry_run=true', { sql: 'select * from big', connection_name: env.pg, format: 'parquet' }],
+    ] as const) {
+      const res = await admin(env.origin, 'POST', path, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ dry_run: true, statement_type: 'SELECT', tables: ['big'], estimate: { source: 'planner' } });
+      expect(within2x(res.body.estimate.rows, ROWS)).toBe(true);
+      expect(res.body.id).toBeUndefined();
+    }
+    expect((await admin(env.origin, 'POST', '/results', { sql: 'select 1', connection_name: env.pg, dry_run: 'yes' })).status).toBe(400);
+    expect((await admin(env.origin, 'GET', '/api/v1/history?limit=1')).body.total).toBe(before.total);
+  });
+
   it('refuses exactly what the run refuses', async () => {
     const query = unique('dry_q');
     await saveQuery(env.origin, query, { connection_name: env.pg, sql: 'select id from big where id = :id', parameters: { id: 'integer' } });
