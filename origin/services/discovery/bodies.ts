@@ -72,6 +72,7 @@ export const resultsBody = z.strictObject({
   wait: z.number().int().min(0).max(60).optional().describe('Seconds to wait for the result to finish before answering 202 (default 10)'),
   chunk_rows: z.number().int().min(1).optional().describe('Rows per chunk (default 1,000,000); each chunk is a whole file of its format'),
   timeout: rowOptionFields.timeout.describe('Seconds; can only lower the server limit'),
+  dry_run: z.boolean().optional().describe("true checks everything and answers the engine planner's estimate; nothing runs or is stored"),
 });
 
 /** A request body's JSON Schema from its zod schema, as the client sends it. */

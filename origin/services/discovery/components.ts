@@ -26,7 +26,7 @@ function rowsContent(): Record<string, { schema: JsonSchema }> {
   for (const format of FORMATS) {
     const schema: JsonSchema =
       format === 'json'
-        ? { oneOf: [{ type: 'array', items: { type: 'object' } }, ref('schemas', 'NoResults')] }
+        ? { oneOf: [{ type: 'array', items: { type: 'object' } }, ref('schemas', 'NoResults'), ref('schemas', 'DryRun')] }
         : format === 'xlsx' || format === 'parquet'
           ? { description: `A ${format} file` }
           : { ...text, description: `${format} text` };
@@ -47,6 +47,8 @@ export function components(): JsonSchema {
       XPage: { description: 'The page answered (1-based)', schema: { type: 'integer' } },
       XPageSize: { description: 'Rows per page', schema: { type: 'integer' } },
       XHasMore: { description: 'true when another page exists', schema: { type: 'string', enum: ['true', 'false'] } },
+      XBudgetRowsRemaining: { description: "Rows left of the key's rows_per_day when the run started (keys with that budget only)", schema: { type: 'integer' } },
+      XBudgetSecondsRemaining: { description: "Database seconds left of the key's db_seconds_per_day when the run started (keys with that budget only)", schema: { type: 'number' } },
     },
     parameters: {
       Format: queryOption('format', 'Result format', { type: 'string', enum: [...FORMATS], default: 'json' }),
@@ -67,6 +69,31 @@ export function components(): JsonSchema {
           detail: { ...text, description: "The database's message, credentials removed" },
           timeout: { type: 'number', description: 'Seconds (504)' },
           errors: { type: 'object', additionalProperties: text, description: 'Problems by parameter or field' },
+          code: { type: 'string', enum: ['estimate_too_large', 'budget_exhausted'], description: "Only on a budget's refusals (403, 429)" },
+          estimate: { type: 'object', description: "estimate_too_large: the planner's estimate" },
+          budget: { type: 'string', enum: ['rows_per_day', 'db_seconds_per_day'], description: 'budget_exhausted: the budget spent' },
+          spent: { type: 'number' },
+          limit: { type: 'number' },
+          retry_after: { type: 'integer', description: 'Seconds (429): to the quota period\'s end, or to midnight in the server\'s zone for a budget' },
+        },
+      },
+      DryRun: {
+        type: 'object',
+        description: 'What dry_run=true answers: the checks passed, nothing ran (docs/reference/budgets.md)',
+        required: ['dry_run', 'connection', 'dialect', 'statement_type', 'tables', 'parameters', 'estimate', 'would_refuse'],
+        properties: {
+          dry_run: { const: true },
+          connection: text,
+          dialect: text,
+          statement_type: { ...text, description: 'The leading keyword (SELECT, INSERT...), or FIND' },
+          tables: { type: ['array', 'null'], items: text },
+          parameters: { type: 'object', description: 'The parameters as the run would bind them' },
+          estimate: {
+            type: 'object',
+            required: ['rows', 'cost', 'source'],
+            properties: { rows: { type: ['integer', 'null'] }, cost: { type: ['number', 'null'] }, source: { enum: ['planner', 'none'] } },
+          },
+          would_refuse: { type: ['object', 'null'], properties: { code: text, error: text }, description: "The key's budget the run would break; null: none" },
         },
       },
       ManagementError: {
@@ -139,8 +166,14 @@ export function components(): JsonSchema {
     },
     responses: {
       Rows: {
-        description: 'Rows in the requested format. Paged answers carry X-Page, X-Page-Size and X-Has-More; streamed ones are attachments.',
-        headers: { 'X-Page': ref('headers', 'XPage'), 'X-Page-Size': ref('headers', 'XPageSize'), 'X-Has-More': ref('headers', 'XHasMore') },
+        description: 'Rows in the requested format. Paged answers carry X-Page, X-Page-Size and X-Has-More; streamed ones are attachments. With dry_run=true: a DryRun object.',
+        headers: {
+          'X-Page': ref('headers', 'XPage'),
+          'X-Page-Size': ref('headers', 'XPageSize'),
+          'X-Has-More': ref('headers', 'XHasMore'),
+          'X-Budget-Rows-Remaining': ref('headers', 'XBudgetRowsRemaining'),
+          'X-Budget-Seconds-Remaining': ref('headers', 'XBudgetSecondsRemaining'),
+        },
         content: rowsContent(),
       },
       QueryError: { description: 'A refused or failed request', content: jsonOf(ref('schemas', 'QueryError')) },

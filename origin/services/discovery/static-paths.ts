@@ -107,10 +107,11 @@ export const STATIC_ENDPOINTS: Endpoint[] = [
     tag: 'Results',
     summary: 'Run ad-hoc SQL, a saved query or a find into a stored result, written in chunks',
     description:
-      'Checked as /execute_sql, /q/{name} or /execute_mongo check the same request; a refusal answers as they do. 200 with the result once it finished within `wait` seconds, else 202 with `Location: /results/{id}`. Errors carry a `code`.',
+      'Checked as /execute_sql, /q/{name} or /execute_mongo check the same request; a refusal answers as they do. 200 with the result once it finished within `wait` seconds, else 202 with `Location: /results/{id}`; with `dry_run` (body or query string) 200 with a DryRun, nothing stored. Errors carry a `code`.',
     family: 'query',
+    parameters: [ref('parameters', 'DryRun')],
     body: { schema: ref('schemas', 'ResultsBody'), required: true },
-    responses: { 200: { description: 'The result, finished', content: { 'application/json': { schema: ref('schemas', 'Result') } } }, 202: { description: 'The result, still running or queued', content: { 'application/json': { schema: ref('schemas', 'Result') } } } },
+    responses: { 200: { description: 'The result, finished (or a dry run)', content: { 'application/json': { schema: { oneOf: [ref('schemas', 'Result'), ref('schemas', 'DryRun')] } } } }, 202: { description: 'The result, still running or queued', content: { 'application/json': { schema: ref('schemas', 'Result') } } } },
   },
   {
     method: 'get',
