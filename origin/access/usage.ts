@@ -7,7 +7,7 @@ import type { Store } from '../store/open.ts';
 import { usageCounters } from '../store/schema/index.ts';
 import { type QuotaPeriod, parseQuota } from '../../shared/access/rate.ts';
 import { type Budget, countsDay } from '../../shared/access/grants.ts';
-import { type SpentBudget, budgetExhaustedExtras, budgetExhaustedMessage } from '../../shared/access/budget.ts';
+import { type BudgetLeft, type SpentBudget, budgetExhaustedExtras, budgetExhaustedMessage } from '../../shared/access/budget.ts';
 import { periodKey, secondsToPeriodEnd } from './periods.ts';
 
 /** A caller's runs on this origin since it started (a key's `usage`): per process, like connection usage. */
@@ -22,12 +22,6 @@ export interface PeriodCounts {
   calls: number;
   rows: number;
   db_seconds: number;
-}
-
-/** What is left of a key's day budget as counted when a call started; null where it has no such limit. */
-export interface BudgetLeft {
-  rows: number | null;
-  db_seconds: number | null;
 }
 
 /** A call let through: `release()` (idempotent) when its response has ended, streams included. */
@@ -104,6 +98,8 @@ export class CallerUsage {
   private readonly now: () => number;
   /** Keys with a day budget seen calling on this origin, by name: their runs are written at once. */
   private readonly budgeted = new Map<string, Budget>();
+  /** The budgeted keys' run counts being written, by key: this origin's next check waits for them. */
+  private readonly spending = new Map<string, Promise<void>>();
   /** `<key>\u0000<day>` of budgets found spent and announced. */
   private readonly announced = new Set<string>();
 
@@ -173,6 +169,8 @@ export class CallerUsage {
     const budget = caller.key?.grants.budget ?? null;
     if (!countsDay(budget)) return null;
     this.budgeted.set(caller.name, budget);
+    // This origin's own runs are counted before it checks: a client's next call sees its last one.
+    await this.spending.get(caller.name);
     const now = this.now();
     const used = await periodUsage(this.store, caller.name, 'day', now, this);
     const check = budgetCheck(budget, used, now);
@@ -196,7 +194,7 @@ export class CallerUsage {
     const at = run.time.getTime();
     const deltas = (['day', 'month'] as const).map((period) => ({ caller: run.keyName!, period: periodKey(period, at), calls: 0, rows: run.rows, dbMs }));
     const budget = this.budgeted.get(run.keyName);
-    if (budget) void this.spend(run.keyName, budget, deltas, at);
+    if (budget) this.spendInTurn(run.keyName, budget, deltas, at);
     else for (const delta of deltas) this.pending.add(delta);
   }
 
@@ -256,6 +254,15 @@ export class CallerUsage {
       if (!row) throw quotaExceeded(secondsToPeriodEnd(quota.period, now));
     }
     for (const period of batched) this.pending.add({ caller: caller.name, period: periodKey(period, now), calls: 1, rows: 0, dbMs: 0 });
+  }
+
+  /** Writes a budgeted key's run after its earlier ones, remembered until written. */
+  private spendInTurn(name: string, budget: Budget, deltas: Delta[], at: number): void {
+    const written = (this.spending.get(name) ?? Promise.resolve()).then(() => this.spend(name, budget, deltas, at));
+    this.spending.set(name, written);
+    void written.then(() => {
+      if (this.spending.get(name) === written) this.spending.delete(name);
+    });
   }
 
   /** A budgeted key's run, written now; a budget it spent is announced. On failure it waits with the batched counts. */

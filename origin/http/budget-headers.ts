@@ -1,4 +1,4 @@
-import type { BudgetLeft } from '../access/usage.ts';
+import type { BudgetLeft } from '../../shared/access/budget.ts';
 import type { SluiceError } from '../errors.ts';
 
 /** The headers of a run's answer for a key with a day budget: what was left when it started (docs/reference/budgets.md). */

@@ -1,3 +1,9 @@
+/** What is left of a key's day budget as counted when a call started; null where it has no such limit. */
+export interface BudgetLeft {
+  rows: number | null;
+  db_seconds: number | null;
+}
+
 /**
  * A key's spent day budget as both runtimes answer it (429
  * `budget_exhausted`, docs/reference/budgets.md): the origin when it counts

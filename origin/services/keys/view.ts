@@ -1,8 +1,9 @@
+import type { BudgetLeft } from '../../../shared/access/budget.ts';
 import { completeGrants } from '../../../shared/access/grants-input.ts';
 import { type Budget, GRANT_FIELDS, type KeyGrants } from '../../../shared/access/grants.ts';
 import { type QuotaPeriod, formatRate, parseQuota } from '../../../shared/access/rate.ts';
 import { periodKey } from '../../access/periods.ts';
-import { type BudgetLeft, type LiveUsage, budgetLeft, periodUsage } from '../../access/usage.ts';
+import { type LiveUsage, budgetLeft, periodUsage } from '../../access/usage.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { ApiKeyRow } from '../../store/schema/index.ts';
 import { formatDate } from '../../time.ts';

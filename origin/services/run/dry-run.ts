@@ -1,4 +1,4 @@
-import type { BudgetLeft } from '../../access/usage.ts';
+import type { BudgetLeft } from '../../../shared/access/budget.ts';
 import type { AppDeps } from '../../deps.ts';
 import { countDryRun } from '../../observability/metrics.ts';
 import { inspect } from '../../sql/index.ts';

@@ -1,5 +1,5 @@
+import type { BudgetLeft } from '../../../shared/access/budget.ts';
 import type { Caller } from '../../access/caller.ts';
-import type { BudgetLeft } from '../../access/usage.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
 import type { StreamRun } from './engine.ts';
 import type { RowOptions } from './options.ts';
