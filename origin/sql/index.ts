@@ -3,5 +3,5 @@
  * the text, values and row window to run it with (`plan`). Pure functions.
  */
 export { inspect, type StatementInfo } from './inspect.ts';
-export { plan, type Paging, type PlannedStatement } from './plan.ts';
+export { ownLimit, plan, type Paging, type PlannedStatement } from './plan.ts';
 export { substituteLegacy } from './legacy.ts';

@@ -38,6 +38,13 @@ export interface PlannedStatement {
   inlined?: string;
 }
 
+/** The statement's own trailing LIMIT (or FETCH FIRST), its value bound; null without one: a bound on its rows (a dry run's estimate). */
+export function ownLimit(sql: string, dialect: Dialect, params: Record<string, unknown>): number | null {
+  const { scan } = shapeOf(sql, dialect);
+  const limit = scan.kind === 'clause' ? scan.clause.limit : undefined;
+  return limit ? windowValue(limit, params) : null;
+}
+
 /** Statements whose trailing LIMIT/OFFSET applies to the rows they return. */
 const WINDOWED = new Set(['SELECT', 'WITH', 'VALUES']);
 

@@ -17,11 +17,13 @@ import { unique } from '../harness/unique.ts';
  * "on the server" is the front's own table of the statements it is
  * streaming: the driver's KILL QUERY and the closed request both reach it,
  * and the front then cancels chdb's stream (chdb stops between two blocks).
+ * A dry run gets ClickHouse's own `EXPLAIN ESTIMATE` figure.
  */
 
 const UINT64_MAX = '18446744073709551615';
 const DECIMAL = '1234567890123456789012345678.0123456789';
 const NEGATIVE_DECIMAL = '-0.0000000001';
+const BIG = 1_000_000;
 
 let ch: ClickhouseServer;
 let origin: Origin;
@@ -37,6 +39,8 @@ beforeAll(async () => {
     `CREATE DATABASE ${database}`,
     `CREATE TABLE ${database}.wide (id UInt8, u UInt64, d Decimal(38, 10)) ENGINE = MergeTree ORDER BY id`,
     `INSERT INTO ${database}.wide VALUES (1, ${UINT64_MAX}, ${DECIMAL}), (2, 0, ${NEGATIVE_DECIMAL})`,
+    `CREATE TABLE ${database}.big (id UInt64, h String) ENGINE = MergeTree ORDER BY id`,
+    `INSERT INTO ${database}.big SELECT number, toString(number) FROM numbers(${BIG})`,
   );
   origin = await startQueryOrigin();
   conn = unique('ch');
@@ -82,6 +86,19 @@ describe('exact values', () => {
     const res = await post(origin, { sql: 'SELECT count() AS n FROM wide WHERE u = toUInt64(:u)', connection_name: conn, params: { u: UINT64_MAX } }, { format: 'csv' });
     expect(res.status, res.text).toBe(200);
     expect(res.text).toBe('n\r\n1\r\n');
+  });
+});
+
+describe('a dry run', () => {
+  it("answers ClickHouse's EXPLAIN ESTIMATE: the rows of the parts a scan reads, capped by the statement's LIMIT; nothing runs", async () => {
+    const dry = (sql: string) => origin.call('POST', '/execute_sql?dry_run=true&stream=true&format=ndjson', { sql, connection_name: conn });
+    const scan = await dry('SELECT * FROM big');
+    expect(scan.status, JSON.stringify(scan.body)).toBe(200);
+    expect(scan.body).toMatchObject({ dry_run: true, dialect: 'clickhouse', statement_type: 'SELECT', tables: ['big'], estimate: { rows: BIG, cost: null, source: 'planner' } });
+    expect((await dry('SELECT * FROM big LIMIT 10')).body.estimate.rows).toBe(10);
+    const slow = Date.now();
+    expect((await dry('SELECT sleepEachRow(1) FROM big')).status).toBe(200);
+    expect(Date.now() - slow).toBeLessThan(2_000);
   });
 });
 

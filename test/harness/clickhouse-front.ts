@@ -130,8 +130,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   const bound = Object.keys(params).length > 0;
   const lead = query.replace(/^(?:\s+|--[^\n]*\n|#[^\n]*\n|\/\*[\s\S]*?\*\/)*/, '');
-  if (!/^(SELECT|WITH|SHOW|EXPLAIN|EXISTS|\()/i.test(lead)) {
-    // chdb streams only reads (and not DESCRIBE: "Streaming query is not supported"); everything else runs whole.
+  if (!/^(SELECT|WITH|SHOW|EXISTS|\()/i.test(lead)) {
+    // chdb streams only reads (and not DESCRIBE or EXPLAIN: "Streaming query is not supported"); everything else runs whole.
     try {
       const result = bound ? await session.queryBindAsync(statement, params) : await session.queryAsync(statement);
       res.writeHead(200, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-query-id': queryId });

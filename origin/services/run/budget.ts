@@ -4,7 +4,7 @@ import { budgetExhausted } from '../../access/usage.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import type { Engine } from '../../sql/engine.ts';
-import { plan } from '../../sql/index.ts';
+import { ownLimit, plan } from '../../sql/index.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import { type Estimate, NO_ESTIMATE, planEstimate } from './estimate.ts';
 import type { Prepared } from './prepare.ts';
@@ -42,10 +42,15 @@ export async function askPlanner(deps: AppDeps, request: Pick<RunRequest, 'signa
     driver,
     language,
     { text: planned.text, values: planned.values, readOnly: true, timeoutMs: input.options.timeoutMs, signal: request.signal, batchSize: 1 },
-    input.options.paging?.pageSize ?? null,
+    smallest(input.options.paging?.pageSize ?? null, ownLimit(input.sql, driver.dialect, input.params)),
   );
   return { connection: name, dialect: driver.dialect, language, estimate };
 }
+
+const smallest = (...bounds: Array<number | null>): number | null => {
+  const known = bounds.filter((bound): bound is number => bound !== null);
+  return known.length > 0 ? Math.min(...known) : null;
+};
 
 const maxEstimatedRows = (caller: Pick<Caller, 'key'>): number | null => caller.key?.grants.budget?.max_estimated_rows ?? null;
 

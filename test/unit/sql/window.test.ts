@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Dialect } from '../../../origin/drivers/types.ts';
 import { SluiceError } from '../../../origin/errors.ts';
-import { plan } from '../../../origin/sql/index.ts';
+import { ownLimit, plan } from '../../../origin/sql/index.ts';
 
 const page = (sql: string, p: number, size: number, dialect: Dialect = 'postgres', params: Record<string, unknown> = {}) =>
   plan(sql, dialect, params, { page: p, pageSize: size });
@@ -240,5 +240,16 @@ describe('without paging (streaming)', () => {
     for (const sql of ['SELECT * FROM t LIMIT 25', 'SELECT * FROM t', 'SHOW TABLES', 'SELECT * FROM t LIMIT 5, 10']) {
       expect(plan(sql, 'mysql', {}, null)).toEqual({ text: sql, values: [], skip: 0, take: null, probe: false, rowsAtMost: null });
     }
+  });
+});
+
+describe("the statement's own limit (a dry run's bound)", () => {
+  test('is its trailing LIMIT or FETCH FIRST, bound values read; null without one or inside a subquery', () => {
+    expect(ownLimit('select * from t limit 10', 'postgres', {})).toBe(10);
+    expect(ownLimit('select * from t limit 5, 20', 'mysql', {})).toBe(20);
+    expect(ownLimit('select * from t offset 3 rows fetch first 7 rows only', 'postgres', {})).toBe(7);
+    expect(ownLimit('select * from t limit :n', 'duckdb', { n: 4 })).toBe(4);
+    expect(ownLimit('select * from t', 'postgres', {})).toBeNull();
+    expect(ownLimit('select * from (select * from t limit 3) s', 'postgres', {})).toBeNull();
   });
 });
