@@ -46,7 +46,7 @@ describe('config export', () => {
     await made(source, '/api/v1/queries/draft_' + s + '/versions', { sql: 'SELECT 2 AS two', connection_name: 'examples' });
     await made(source, '/api/v1/roles', { name: `role_${s}`, collections: [`col-${s}`], rate_limit: '10/minute', allowed_ips: ['10.0.0.0/8', '127.0.0.1'] });
     const fromRole = await made(source, '/api/v1/api-keys', { name: `key_${s}`, role: `role_${s}`, expires_at: '2099-12-31' });
-    await made(source, '/api/v1/api-keys', { name: `own_${s}`, connections: ['examples'], queries: [{ name: `q_${s}`, allow_writes: true }], max_rows: 3, active: false });
+    await made(source, '/api/v1/api-keys', { name: `own_${s}`, connections: ['examples'], queries: [{ name: `q_${s}`, allow_writes: true }], max_rows: 3, active: false, budget: { rows_per_day: 5000, db_seconds_per_day: 1.5 } });
     await made(source, '/api/v1/exports', { name: `exp_${s}`, query: `q_${s}`, format: 'ndjson', destination: `dest_${s}`, params: { after: 1 }, incremental: { column: 'id', parameter: 'after', start: 0 }, skip_empty: false });
 
     const json = await admin(source, 'GET', '/api/v1/config/export');
@@ -58,6 +58,7 @@ describe('config export', () => {
     const file = json.body;
     expect(file.connections.find((c: any) => c.name === `pg_${s}`).password).toBe(`\${SLUICE_REF_PW_PG_${s.toUpperCase()}}`);
     expect(file.api_keys.find((k: any) => k.name === `key_${s}`)).toMatchObject({ role: `role_${s}`, expires_at: '2099-12-31' });
+    expect(file.api_keys.find((k: any) => k.name === `own_${s}`).budget).toEqual({ max_estimated_rows: null, rows_per_day: 5000, db_seconds_per_day: 1.5 });
     expect(file.connections.map((c: any) => c.name)).not.toContain('examples');
     // A draft is its newest version, marked; the published query is not.
     expect(file.queries.find((q: any) => q.name === `draft_${s}`)).toEqual({ name: `draft_${s}`, sql: 'SELECT 2 AS two', connection_name: 'examples', published: false });
