@@ -15,6 +15,8 @@ export interface LoadTarget {
   url: string;
   /** A JSON body sent with POST; none: a GET. */
   body?: unknown;
+  /** Headers sent with every request (an API key). */
+  headers?: Record<string, string>;
   /**
    * Builds each request instead (a POST with a JSON body unless said
    * otherwise; `path` replaces the URL's path and query), through autocannon's per-request path (`setupRequest`),
@@ -44,8 +46,8 @@ function run(target: LoadTarget, connections: number, seconds: number): Promise<
               ],
             }
           : target.body === undefined
-            ? { method: 'GET' as const }
-            : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(target.body) }),
+            ? { method: 'GET' as const, headers: target.headers }
+            : { method: 'POST' as const, headers: { 'content-type': 'application/json', ...target.headers }, body: JSON.stringify(target.body) }),
         connections,
         duration: seconds,
       },

@@ -63,7 +63,7 @@ export async function startBenchOrigin(workDir: string, name: string, options: O
     async addConnection(fields) {
       const res = await fetch(`${server.url}/api/v1/connections`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(options.env?.SLUICE_API_KEY ? { 'x-api-key': options.env.SLUICE_API_KEY } : {}) },
         body: JSON.stringify(fields),
       });
       if (res.status !== 201) throw new Error(`creating connection ${String(fields.name)}: ${res.status} ${await res.text()}`);

@@ -7,7 +7,8 @@ import type { Store } from '../store/open.ts';
 import { usageCounters } from '../store/schema/index.ts';
 import { type QuotaPeriod, parseQuota } from '../../shared/access/rate.ts';
 import { type Budget, countsDay } from '../../shared/access/grants.ts';
-import { type BudgetLeft, type SpentBudget, budgetExhaustedExtras, budgetExhaustedMessage } from '../../shared/access/budget.ts';
+import type { BudgetLeft } from '../../shared/access/budget.ts';
+import { type BudgetCheck, DayBudgets, type Delta, addDeltas, budgetExhausted, seconds } from './day-budgets.ts';
 import { periodKey, secondsToPeriodEnd } from './periods.ts';
 
 /** A caller's runs on this origin since it started (a key's `usage`): per process, like connection usage. */
@@ -50,30 +51,11 @@ export interface CallerUsageOptions {
   onBudgetSpent?: () => void;
 }
 
-interface Delta {
-  caller: string;
-  period: string;
-  calls: number;
-  rows: number;
-  dbMs: number;
-}
-
-/** A day budget checked before a call: what is left, or the limit already spent. */
-export type BudgetCheck =
-  | { exhausted: false; left: BudgetLeft }
-  | ({ exhausted: true; left: BudgetLeft; retryAfter: number } & SpentBudget);
 
 export const tooManyConcurrent = () => new SluiceError('rate_limited', 'Too many concurrent requests for this API key');
 
 export const quotaExceeded = (retryAfter: number) =>
   new SluiceError('rate_limited', 'Quota exceeded for this API key', { retry_after: retryAfter });
-
-/** 429 for a key whose day budget is spent. */
-export const budgetExhausted = (check: Extract<BudgetCheck, { exhausted: true }>) =>
-  new SluiceError('budget_exhausted', budgetExhaustedMessage(check), budgetExhaustedExtras(check, check.retryAfter));
-
-/** Database time as usage counts it: seconds to the millisecond. */
-const seconds = (ms: number) => Math.round(ms) / 1000;
 
 /** The usage of each store's origin, so `periodUsage` can add counts not written yet. */
 const byStore = new WeakMap<object, CallerUsage>();
@@ -89,23 +71,21 @@ const byStore = new WeakMap<object, CallerUsage>();
  * quota, the other period, rows) is batched off the request path and written
  * every `flushIntervalMs`, so `usage_counters` may lag that much behind,
  * except for a key with a day budget: its runs' rows and database time are
- * written as each run ends, so every origin checks the same figures.
+ * written as each run ends (day-budgets.ts), so every origin checks the same
+ * figures.
  */
 export class CallerUsage {
   private readonly counters = new Map<string, LiveUsage>();
   private readonly running = new Map<number, number>();
   private readonly pending: BatchWriter<Delta>;
   private readonly now: () => number;
-  /** Keys with a day budget seen calling on this origin, by name: their runs are written at once. */
+  /** Keys with a day budget seen calling on this origin, by name: their runs are written as they end. */
   private readonly budgeted = new Map<string, Budget>();
-  /** The budgeted keys' run counts being written, by key: this origin's next check waits for them. */
-  private readonly spending = new Map<string, Promise<void>>();
-  /** `<key>\u0000<day>` of budgets found spent and announced. */
-  private readonly announced = new Set<string>();
+  private readonly dayBudgets: DayBudgets;
 
   constructor(
     private readonly store: Pick<Store, 'db'>,
-    private readonly options: CallerUsageOptions,
+    options: CallerUsageOptions,
   ) {
     this.now = options.now ?? Date.now;
     this.pending = new BatchWriter<Delta>({
@@ -121,6 +101,17 @@ export class CallerUsage {
           into.dbMs += delta.dbMs;
         },
       },
+    });
+    this.dayBudgets = new DayBudgets({
+      store,
+      logger: options.logger,
+      now: this.now,
+      fallback: (delta) => this.pending.add(delta),
+      unwritten: (caller, period) => {
+        const delta = this.pending.waiting(deltaKey(caller, period));
+        return { rows: delta?.rows ?? 0, dbMs: delta?.dbMs ?? 0 };
+      },
+      onSpent: options.onBudgetSpent,
     });
     // The first made on a store is its origin's (tests make more beside it).
     if (!byStore.has(store)) byStore.set(store, this);
@@ -161,21 +152,15 @@ export class CallerUsage {
   }
 
   /**
-   * A key's day budget against what every origin counted today (plus this
-   * origin's runs not written yet); null for a caller without one. A spent
-   * budget is announced once per key and day (`onBudgetSpent`).
+   * A key's day budget against what every origin counted today (this
+   * origin's runs included, written or not); null for a caller without one.
+   * A spent budget is announced once per key and day (`onBudgetSpent`).
    */
   async checkBudget(caller: Pick<Caller, 'name' | 'key'>): Promise<BudgetCheck | null> {
     const budget = caller.key?.grants.budget ?? null;
     if (!countsDay(budget)) return null;
     this.budgeted.set(caller.name, budget);
-    // This origin's own runs are counted before it checks: a client's next call sees its last one.
-    await this.spending.get(caller.name);
-    const now = this.now();
-    const used = await periodUsage(this.store, caller.name, 'day', now, this);
-    const check = budgetCheck(budget, used, now);
-    if (check.exhausted) this.announce(caller.name, now);
-    return check;
+    return this.dayBudgets.check(caller.name, budget);
   }
 
   /**
@@ -194,7 +179,7 @@ export class CallerUsage {
     const at = run.time.getTime();
     const deltas = (['day', 'month'] as const).map((period) => ({ caller: run.keyName!, period: periodKey(period, at), calls: 0, rows: run.rows, dbMs }));
     const budget = this.budgeted.get(run.keyName);
-    if (budget) this.spendInTurn(run.keyName, budget, deltas, at);
+    if (budget) this.dayBudgets.spend(run.keyName, budget, deltas);
     else for (const delta of deltas) this.pending.add(delta);
   }
 
@@ -214,10 +199,11 @@ export class CallerUsage {
     return this.running.get(keyId) ?? 0;
   }
 
-  /** Counts not written yet for one caller and period key. */
+  /** Counts not written yet for one caller and period key (a budgeted key's runs being written included). */
   unwritten(caller: string, period: string): PeriodCounts {
     const delta = this.pending.waiting(deltaKey(caller, period));
-    return { calls: delta?.calls ?? 0, rows: delta?.rows ?? 0, db_seconds: seconds(delta?.dbMs ?? 0) };
+    const budgeted = this.dayBudgets.waiting(caller, period);
+    return { calls: delta?.calls ?? 0, rows: (delta?.rows ?? 0) + budgeted.rows, db_seconds: seconds((delta?.dbMs ?? 0) + budgeted.dbMs) };
   }
 
   /** Every count not written yet. */
@@ -256,75 +242,10 @@ export class CallerUsage {
     for (const period of batched) this.pending.add({ caller: caller.name, period: periodKey(period, now), calls: 1, rows: 0, dbMs: 0 });
   }
 
-  /** Writes a budgeted key's run after its earlier ones, remembered until written. */
-  private spendInTurn(name: string, budget: Budget, deltas: Delta[], at: number): void {
-    const written = (this.spending.get(name) ?? Promise.resolve()).then(() => this.spend(name, budget, deltas, at));
-    this.spending.set(name, written);
-    void written.then(() => {
-      if (this.spending.get(name) === written) this.spending.delete(name);
-    });
-  }
-
-  /** A budgeted key's run, written now; a budget it spent is announced. On failure it waits with the batched counts. */
-  private async spend(name: string, budget: Budget, deltas: Delta[], at: number): Promise<void> {
-    try {
-      const rows = await this.upsert(deltas).returning({ period: usageCounters.period, rows: usageCounters.rows, dbMs: usageCounters.dbMs });
-      const day = rows.find((row) => row.period === deltas[0]!.period);
-      if (day && budgetCheck(budget, { calls: 0, rows: day.rows, db_seconds: seconds(day.dbMs) }, at).exhausted) this.announce(name, at);
-    } catch (err) {
-      this.options.logger.warn({ err: { message: (err as Error).message } }, 'budget usage not written; it is retried with the batched counts');
-      for (const delta of deltas) this.pending.add(delta);
-    }
-  }
-
-  private announce(name: string, at: number): void {
-    const marker = deltaKey(name, periodKey('day', at));
-    if (this.announced.has(marker)) return;
-    this.announced.add(marker);
-    this.options.onBudgetSpent?.();
-  }
-
-  private upsert(batch: Delta[]) {
-    return this.store.db
-      .insert(usageCounters)
-      .values(batch)
-      .onConflictDoUpdate({
-        target: [usageCounters.caller, usageCounters.period],
-        set: {
-          calls: sql`${usageCounters.calls} + excluded.calls`,
-          rows: sql`${usageCounters.rows} + excluded.rows`,
-          dbMs: sql`${usageCounters.dbMs} + excluded.db_ms`,
-        },
-      });
-  }
-
   private async write(batch: Delta[]): Promise<void> {
-    await this.upsert(batch);
+    await addDeltas(this.store.db, batch);
   }
 }
-
-/**
- * A day budget against the day's counts: spent once either limit is reached
- * (rows first), else what is left of each. A run under budget is never cut:
- * the day's figures may pass a limit by one run.
- */
-export function budgetCheck(budget: Budget, used: PeriodCounts, now: number): BudgetCheck {
-  const left = budgetLeft(budget, used);
-  const retryAfter = () => secondsToPeriodEnd('day', now);
-  if (budget.rows_per_day !== null && used.rows >= budget.rows_per_day) {
-    return { exhausted: true, left, budget: 'rows_per_day', spent: used.rows, limit: budget.rows_per_day, retryAfter: retryAfter() };
-  }
-  if (budget.db_seconds_per_day !== null && used.db_seconds >= budget.db_seconds_per_day) {
-    return { exhausted: true, left, budget: 'db_seconds_per_day', spent: used.db_seconds, limit: budget.db_seconds_per_day, retryAfter: retryAfter() };
-  }
-  return { exhausted: false, left };
-}
-
-/** What is left of a budget's day limits (never below 0); null where it has none. */
-export const budgetLeft = (budget: Budget | null, used: PeriodCounts): BudgetLeft => ({
-  rows: budget?.rows_per_day == null ? null : Math.max(0, budget.rows_per_day - used.rows),
-  db_seconds: budget?.db_seconds_per_day == null ? null : Math.max(0, seconds((budget.db_seconds_per_day - used.db_seconds) * 1000)),
-});
 
 const deltaKey = (caller: string, period: string) => `${caller}\u0000${period}`;
 
@@ -333,19 +254,13 @@ const deltaKey = (caller: string, period: string) => `${caller}\u0000${period}`;
  * (server's zone), as every origin sharing the store counted them, plus this
  * origin's counts not written yet.
  */
-export async function periodUsage(
-  store: Pick<Store, 'db'>,
-  callerName: string,
-  period: QuotaPeriod,
-  now: number | Date = Date.now(),
-  usage: CallerUsage | undefined = byStore.get(store),
-): Promise<PeriodCounts> {
+export async function periodUsage(store: Pick<Store, 'db'>, callerName: string, period: QuotaPeriod, now: number | Date = Date.now()): Promise<PeriodCounts> {
   const key = periodKey(period, typeof now === 'number' ? now : now.getTime());
   const [row] = await store.db
     .select({ calls: usageCounters.calls, rows: usageCounters.rows, dbMs: usageCounters.dbMs })
     .from(usageCounters)
     .where(and(eq(usageCounters.caller, callerName), eq(usageCounters.period, key)));
-  const extra = usage?.unwritten(callerName, key) ?? { calls: 0, rows: 0, db_seconds: 0 };
+  const extra = byStore.get(store)?.unwritten(callerName, key) ?? { calls: 0, rows: 0, db_seconds: 0 };
   return { calls: (row?.calls ?? 0) + extra.calls, rows: (row?.rows ?? 0) + extra.rows, db_seconds: seconds((row?.dbMs ?? 0) + extra.db_seconds * 1000) };
 }
 

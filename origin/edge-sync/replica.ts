@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { periodEnd, periodKey } from '../access/periods.ts';
-import { budgetCheck } from '../access/usage.ts';
+import { budgetCheck } from '../access/day-budgets.ts';
 import type { Env } from '../env.ts';
 import { FORMATS } from '../formats/index.ts';
 import { connectionEngine, type Engine } from '../sql/engine.ts';
@@ -102,7 +102,7 @@ async function spentBudgets(db: StoreDb, keyRows: ApiKeyRow[]): Promise<Map<stri
   for (const row of budgeted) {
     const used = byName.get(row.name);
     if (!used) continue;
-    const check = budgetCheck(row.grants.budget!, { calls: used.calls, rows: used.rows, db_seconds: used.dbMs / 1000 }, now);
+    const check = budgetCheck(row.grants.budget!, { rows: used.rows, db_seconds: used.dbMs / 1000 }, now);
     if (check.exhausted) spent.set(row.name, { budget: check.budget, spent: check.spent, limit: check.limit, untilMs: periodEnd('day', now) });
   }
   return spent;

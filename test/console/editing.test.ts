@@ -90,8 +90,10 @@ describe('editing in the console', () => {
     await form.getByLabel('Allow writes').check();
     await form.getByLabel('Write operations').fill('INSERT, update');
     await form.getByLabel('Writable tables').fill('staging.*');
+    await form.getByLabel('Max estimated rows').fill('5000');
+    await form.getByLabel('Database seconds per day').fill('90.5');
     await form.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('row', { name: /limited/ }).getByText('from 203.0.113.7 · 500/day · 50 rows · writes').waitFor();
+    await page.getByRole('row', { name: /limited/ }).getByText('from 203.0.113.7 · 500/day · 50 rows · budget · writes').waitFor();
     key = await read('/api/v1/api-keys/limited');
     expect(key).toMatchObject({
       queries: [{ name: 'films-after', allow_writes: true }],
@@ -103,6 +105,7 @@ describe('editing in the console', () => {
       allow_writes: true,
       allowed_write_ops: ['insert', 'update'],
       allowed_tables: ['staging.*'],
+      budget: { max_estimated_rows: 5000, rows_per_day: null, db_seconds_per_day: 90.5 },
     });
 
     // A refused value shows the API's error in the dialog, and nothing changes.
@@ -112,6 +115,15 @@ describe('editing in the console', () => {
     await form.getByRole('alert').getByText('HTTP 400').waitFor();
     await form.getByRole('button', { name: 'Cancel' }).click();
     expect((await read('/api/v1/api-keys/limited')).allowed_ips).toEqual(['203.0.113.7']);
+
+    // The budget read back into the editor; emptied, it is none.
+    await page.getByRole('row', { name: /limited/ }).getByRole('button', { name: 'Edit' }).click();
+    expect(await form.getByLabel('Max estimated rows').inputValue()).toBe('5000');
+    await form.getByLabel('Max estimated rows').fill('');
+    await form.getByLabel('Database seconds per day').fill('');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row', { name: /limited/ }).getByText('from 203.0.113.7 · 500/day · 50 rows · writes').waitFor();
+    expect((await read('/api/v1/api-keys/limited')).budget).toBeNull();
 
     // No address at all is [], not null; unticked, the addresses typed count again.
     await page.getByRole('row', { name: /limited/ }).getByRole('button', { name: 'Edit' }).click();

@@ -169,7 +169,7 @@ async function createRole(reload: () => Promise<void>): Promise<void> {
 
 /** A key's own limits, in a few words. */
 function limitsSummary(k: any): string {
-  const parts = [k.allowed_ips && (k.allowed_ips.length ? `from ${k.allowed_ips.join(', ')}` : 'no address'), k.rate_limit, k.quota, k.max_rows && `${k.max_rows} rows`, k.allow_writes && 'writes'];
+  const parts = [k.allowed_ips && (k.allowed_ips.length ? `from ${k.allowed_ips.join(', ')}` : 'no address'), k.rate_limit, k.quota, k.max_rows && `${k.max_rows} rows`, k.budget && 'budget', k.allow_writes && 'writes'];
   return parts.filter(Boolean).join(' · ') || '—';
 }
 

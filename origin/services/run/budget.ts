@@ -1,6 +1,6 @@
 import type { BudgetLeft } from '../../../shared/access/budget.ts';
 import type { Caller } from '../../access/caller.ts';
-import { budgetExhausted } from '../../access/usage.ts';
+import { budgetExhausted } from '../../access/day-budgets.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import type { Engine } from '../../sql/engine.ts';

@@ -1,7 +1,8 @@
 import type { BudgetLeft } from '../../../shared/access/budget.ts';
 import { eq, inArray } from 'drizzle-orm';
 import { periodEnd, periodKey } from '../../access/periods.ts';
-import { type PeriodCounts, budgetLeft, usageOf } from '../../access/usage.ts';
+import { budgetLeft } from '../../access/day-budgets.ts';
+import { type PeriodCounts, usageOf } from '../../access/usage.ts';
 import type { Budget } from '../../../shared/access/grants.ts';
 import type { AppDeps } from '../../deps.ts';
 import { apiKeys, usageCounters } from '../../store/schema/index.ts';

@@ -134,6 +134,34 @@ describe('CallerUsage on the embedded store', () => {
     await budgeted.close();
   });
 
+  it("reads a budgeted key's day from the store at most every quarter second, counting its own runs at once", async () => {
+    const reads = { n: 0 };
+    const counted = new Proxy(store.db, {
+      get(target, prop, receiver) {
+        if (prop === 'select') reads.n += 1;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    let clock = Date.now();
+    const budgeted = new CallerUsage({ db: counted } as Store, { logger, flushIntervalMs: 60_000, now: () => clock });
+    const caller = keyCaller({ budget: { max_estimated_rows: null, rows_per_day: 100, db_seconds_per_day: null } });
+    expect((await budgeted.admit(caller)).budget).toEqual({ rows: 100, db_seconds: null });
+    expect(reads.n).toBe(1);
+    budgeted.recordRun({ time: new Date(clock), keyName: caller.name, status: 'success', rows: 30, durationMs: 2, serializationMs: null });
+    // Counted before it is written, and written without a read.
+    expect((await budgeted.admit(caller)).budget).toEqual({ rows: 70, db_seconds: null });
+    await vi.waitFor(async () => expect(await stored(store, caller.name, periodKey('day', clock))).toMatchObject({ rows: 30 }));
+    expect((await budgeted.admit(caller)).budget).toEqual({ rows: 70, db_seconds: null });
+    expect(reads.n).toBe(1);
+    // Another origin's runs, seen once the figures are a quarter second old.
+    await store.db.update(usageCounters).set({ rows: 90 }).where(and(eq(usageCounters.caller, caller.name), eq(usageCounters.period, periodKey('day', clock))));
+    expect((await budgeted.admit(caller)).budget).toEqual({ rows: 70, db_seconds: null });
+    clock += 300;
+    expect((await budgeted.admit(caller)).budget).toEqual({ rows: 10, db_seconds: null });
+    expect(reads.n).toBe(2);
+    await budgeted.close();
+  });
+
   it('refuses a key whose database seconds are spent', async () => {
     const budgeted = new CallerUsage(store, { logger, flushIntervalMs: 60_000 });
     const caller = keyCaller({ budget: { max_estimated_rows: null, rows_per_day: null, db_seconds_per_day: 0.5 } });
