@@ -51,7 +51,6 @@ export interface CallerUsageOptions {
   onBudgetSpent?: () => void;
 }
 
-
 export const tooManyConcurrent = () => new SluiceError('rate_limited', 'Too many concurrent requests for this API key');
 
 export const quotaExceeded = (retryAfter: number) =>

@@ -87,12 +87,15 @@ export function createFolderStore(folder: string): ObjectStore {
     signal.throwIfAborted();
     const { target, final, temporary, made } = await place(key);
     const body = watchBody(source, signal);
+    // `flush`: on disk before the rename, so a crash never leaves an empty file under the final name.
+    const out = createWriteStream(temporary, { flags: 'wx', flush: true });
     try {
-      // `flush`: on disk before the rename, so a crash never leaves an empty file under the final name.
-      await pipeline(Readable.from(body.chunks), createWriteStream(temporary, { flags: 'wx', flush: true }));
+      await pipeline(Readable.from(body.chunks), out);
       signal.throwIfAborted();
       await rename(temporary, final);
     } catch (err) {
+      // A body that fails at once can end the pipeline before the file is even open: removed once it is closed.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await rm(temporary, { force: true });
       if (made !== undefined) await removeEmptyFolders(dirname(target), made);
       if (signal.aborted) throw signal.reason;

@@ -101,7 +101,7 @@ describe('an open server', () => {
   it('lists every published query in /catalog for the anonymous administrator, none writable', async () => {
     const res = await origin.call('GET', '/catalog');
     expect(res.status).toBe(200);
-    expect(res.body.caller).toEqual({ name: '-', admin: true, allow_writes: false, allowed_write_ops: null, rate_limit: null, server_rate_limit: null });
+    expect(res.body.caller).toEqual({ name: '-', admin: true, allow_writes: false, allowed_write_ops: null, rate_limit: null, server_rate_limit: null, budget: null });
     const byName = Object.fromEntries(res.body.queries.map((q: { name: string }) => [q.name, q]));
     expect(byName[READ]).toMatchObject({ can_write: false });
     expect(byName[WRITE]).toMatchObject({ can_write: false });
