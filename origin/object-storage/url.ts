@@ -46,6 +46,9 @@ const BUCKET_URL = /^(s3|gs|r2):\/\/([^/]*)(?:\/(.*))?$/;
 /** Lower-case letters, digits, `.`, `_`, `-`; 3-222 characters, a letter or digit at each end (the three stores' rules, merged). */
 const BUCKET_NAME = /^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/;
 
+/** Whether a destination url names a bucket (`s3://`, `gs://`, `r2://`) rather than a local folder. */
+export const isBucketUrl = (url: string): boolean => BUCKET_URL.test(url);
+
 const invalidUrl = (problem: string) => badRequest(`url ${problem}`, { errors: { url: problem } });
 
 export function parseDestinationUrl(url: string, rules: LocalFolderRules): DestinationTarget {

@@ -3,6 +3,7 @@ import { SluiceError } from '../../errors.ts';
 import { openObjectStore } from '../../object-storage/index.ts';
 import { createFolderStore } from '../../object-storage/local.ts';
 import type { ObjectStore } from '../../object-storage/types.ts';
+import { isBucketUrl } from '../../object-storage/url.ts';
 import { NO_REQUEST } from '../../observability/request-context.ts';
 import type { ResultRow } from '../../store/schema/index.ts';
 import { findDestination, settingsOf } from '../destinations/lookup.ts';
@@ -23,8 +24,6 @@ export interface ResultPlace {
   location: string | null;
 }
 
-const BUCKET_URL = /^(s3|gs|r2):\/\//;
-
 const misconfigured = (problem: string) => new SluiceError('internal_error', `SLUICE_RESULT_DESTINATION ${problem}`);
 
 /** Where a new result goes: checked before anything is stored, so a misconfigured server refuses the request rather than failing results. */
@@ -35,7 +34,7 @@ export async function newResultPlace(deps: AppDeps): Promise<ResultPlace> {
     if (err instanceof SluiceError && err.code === 'destination_not_found') throw misconfigured(`names "${name}", which is not a saved destination: save it (POST /api/v1/destinations), or unset the variable to keep results in SLUICE_RESULT_DIR`);
     throw err;
   });
-  if (!BUCKET_URL.test(row.url)) throw misconfigured(`names "${name}", a local folder: results are kept in a folder with SLUICE_RESULT_DIR; the variable takes an s3://, gs:// or r2:// destination`);
+  if (!isBucketUrl(row.url)) throw misconfigured(`names "${name}", a local folder: results are kept in a folder with SLUICE_RESULT_DIR; the variable takes an s3://, gs:// or r2:// destination`);
   return { destination: name, location: row.url };
 }
 
