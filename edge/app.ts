@@ -5,6 +5,7 @@ import { serveSavedQuery } from './cache/serve.ts';
 import { forward } from './forward.ts';
 import { type EdgeEnv, gate } from './gate.ts';
 import { receivePush } from './push.ts';
+import { timing } from './timing.ts';
 
 /**
  * The edge Worker's app: replica pushes from the origin; then, for every
@@ -13,6 +14,7 @@ import { receivePush } from './push.ts';
  */
 export function createEdgeApp(): Hono<EdgeEnv> {
   const app = new Hono<EdgeEnv>();
+  app.use(timing);
   app.use(async (c, next) => {
     const secret = c.env.SLUICE_EDGE_SECRET;
     if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH && c.env.SLUICE_ORIGIN_URL) return next();

@@ -41,6 +41,7 @@ export async function forward(c: Context<EdgeEnv>, { withoutConditionals = false
   });
   headers.set(ASSERTION_HEADER, assertion);
   let res: Response;
+  const sent = Date.now();
   try {
     res = await fetch(new URL(target, c.env.SLUICE_ORIGIN_URL), {
       method,
@@ -51,6 +52,7 @@ export async function forward(c: Context<EdgeEnv>, { withoutConditionals = false
   } catch {
     return errorAnswer(c.req.path, gate.requestId, 'origin_unreachable', 'The origin could not be reached');
   }
+  c.set('originMs', Date.now() - sent);
   const answer = new Response(res.body, res);
   stripHopByHop(answer.headers);
   return answer;

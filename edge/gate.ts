@@ -37,7 +37,8 @@ export interface Gate {
 
 export interface EdgeEnv {
   Bindings: EdgeBindings;
-  Variables: { gate: Gate };
+  /** `originMs`: how long a forwarded request waited for the origin's headers (edge/timing.ts). */
+  Variables: { gate: Gate; originMs?: number };
 }
 
 const SAVED_QUERY = /^\/q\/([^/]+)$/;

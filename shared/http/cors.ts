@@ -18,6 +18,9 @@ export const EXPOSE_HEADERS = [
   'X-Request-Id',
   'ETag',
   'X-Cache',
+  'X-Budget-Rows-Remaining',
+  'X-Budget-Seconds-Remaining',
+  'Server-Timing',
 ].join(', ');
 export const MAX_AGE_S = '600';
 

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSERTION_HEADER } from '../../shared/edge/protocol.ts';
 import { recordResponse } from '../harness/run-record.ts';
-import { ADMIN, ADMIN_KEY, type Stack, createQuery, startStack } from './fixture.ts';
+import { ADMIN, ADMIN_KEY, type Stack, createQuery, originRequests, startStack } from './fixture.ts';
 
 /** What the edge sends on to the origin, and how. */
 let stack: Stack;
@@ -44,6 +44,20 @@ describe('forwarding to the origin', () => {
     expect(sent['x-end-to-end']).toBe('kept');
     expect(sent[ASSERTION_HEADER.toLowerCase()]).toMatch(/^[A-Za-z0-9_-]+\.[0-9a-f]{64}$/);
     expect(sent[ASSERTION_HEADER.toLowerCase()]).not.toBe('a.client-made-assertion');
+  });
+
+  it('says on every answer how long the edge took, and how long the origin did when it was asked (Server-Timing)', async () => {
+    const forwarded = await stack.call('GET', '/api/v1/me', undefined, ADMIN);
+    expect(forwarded.status).toBe(200);
+    const timing = forwarded.headers.get('server-timing') ?? '';
+    expect(timing).toMatch(/^edge;dur=\d+, origin;dur=\d+$/);
+    const [edge, origin] = [...timing.matchAll(/dur=(\d+)/g)].map((match) => Number(match[1]));
+    expect(origin).toBeLessThanOrEqual(edge!);
+    // Answered by the edge alone: a key it does not know.
+    let refused: Awaited<ReturnType<Stack['call']>> | undefined;
+    expect(await originRequests(stack, async () => (refused = await stack.call('GET', '/api/v1/me', undefined, { 'X-API-Key': 'slc_not_a_key_the_edge_knows' })))).toBe(0);
+    expect(refused!.status).toBe(401);
+    expect(refused!.headers.get('server-timing')).toMatch(/^edge;dur=\d+$/);
   });
 
   it('passes a stream through as it comes: events arrive while the response is still open', async () => {
