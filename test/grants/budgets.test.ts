@@ -130,6 +130,9 @@ describe('rows_per_day', () => {
     expect(refused.body.retry_after).toBeLessThanOrEqual(25 * 3600);
     expect(fromMidnight(new Date(Date.now() + refused.body.retry_after * 1000))).toBeLessThan(5);
     expect((await run(a, key.secret, 'select 1')).status).toBe(429);
+    const stored = await as(b, key.secret).call('POST', '/results', { sql: 'select 1', connection_name: pg });
+    expect(stored.status, JSON.stringify(stored.body)).toBe(429);
+    expect(stored.body).toMatchObject({ code: 'budget_exhausted', budget: 'rows_per_day' });
 
     // A dry run still answers, naming the refusal; the spent key's usage shows it.
     const dry = await run(a, key.secret, page, '?dry_run=true');
