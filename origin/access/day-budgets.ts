@@ -82,6 +82,8 @@ export const FRESH_MS = 250;
 export const LINGER_MS = 25;
 
 interface Tally {
+  /** The key's budget as its last run found it. */
+  budget: Budget;
   /** The day's row as the store last answered it (a read, or this origin's write), and when. */
   stored: { day: string; rows: number; dbMs: number; at: number } | null;
   /** Runs ended and not yet sent, and those being written, by period. */
@@ -124,13 +126,13 @@ export class DayBudgets {
 
   constructor(private readonly options: DayBudgetsOptions) {}
 
-  /** Whether runs of this key are counted here (it has called with a day budget). */
-  counts(name: string): boolean {
-    return this.tallies.has(name);
+  /** Waits for the writes under way (shutdown): what they fail to write goes to the batched writer. */
+  async settle(): Promise<void> {
+    await Promise.all([...this.tallies.values()].map((tally) => tally.write));
   }
 
   async check(name: string, budget: Budget): Promise<BudgetCheck> {
-    const tally = this.tallyOf(name);
+    const tally = this.tallyOf(name, budget);
     const now = this.options.now();
     const day = periodKey('day', now);
     if (!(tally.stored?.day === day && now - tally.stored.at < FRESH_MS)) await this.refresh(name, tally, day);
@@ -145,7 +147,7 @@ export class DayBudgets {
 
   /** A finished run's deltas (its day and month), written now or with the write under way. */
   spend(name: string, budget: Budget, deltas: Delta[]): void {
-    const tally = this.tallyOf(name);
+    const tally = this.tallyOf(name, budget);
     for (const delta of deltas) {
       const into = tally.queued.get(delta.period);
       if (into) {
@@ -153,7 +155,7 @@ export class DayBudgets {
         into.dbMs += delta.dbMs;
       } else tally.queued.set(delta.period, { ...delta });
     }
-    tally.write ??= this.drain(name, budget, tally);
+    tally.write ??= this.drain(name, tally);
   }
 
   /** Counts of a key not yet in the store: queued or being written. */
@@ -163,9 +165,10 @@ export class DayBudgets {
     return { rows: parts.reduce((sum, d) => sum + (d?.rows ?? 0), 0), dbMs: parts.reduce((sum, d) => sum + (d?.dbMs ?? 0), 0) };
   }
 
-  private tallyOf(name: string): Tally {
+  private tallyOf(name: string, budget: Budget): Tally {
     let tally = this.tallies.get(name);
-    if (!tally) this.tallies.set(name, (tally = { stored: null, queued: new Map(), sending: new Map(), write: null, current: null, writes: 0 }));
+    if (!tally) this.tallies.set(name, (tally = { budget, stored: null, queued: new Map(), sending: new Map(), write: null, current: null, writes: 0 }));
+    tally.budget = budget;
     return tally;
   }
 
@@ -186,14 +189,14 @@ export class DayBudgets {
     tally.stored = { day, rows: row?.rows ?? 0, dbMs: row?.dbMs ?? 0, at: this.options.now() };
   }
 
-  private async drain(name: string, budget: Budget, tally: Tally): Promise<void> {
+  private async drain(name: string, tally: Tally): Promise<void> {
     try {
       while (tally.queued.size > 0) {
         // Runs ending within the linger go in one statement: under load, a few writes a second, not one a run.
         await new Promise((resolve) => setTimeout(resolve, LINGER_MS));
         tally.sending = tally.queued;
         tally.queued = new Map();
-        tally.current = this.writeSending(name, budget, tally);
+        tally.current = this.writeSending(name, tally);
         await tally.current;
       }
     } finally {
@@ -203,7 +206,7 @@ export class DayBudgets {
   }
 
   /** One statement for the counts being sent; its answer is the day's row as every origin counted it. */
-  private async writeSending(name: string, budget: Budget, tally: Tally): Promise<void> {
+  private async writeSending(name: string, tally: Tally): Promise<void> {
     const deltas = [...tally.sending.values()];
     try {
       const rows = await addDeltas(this.options.store.db, deltas).returning({ period: usageCounters.period, rows: usageCounters.rows, dbMs: usageCounters.dbMs });
@@ -213,7 +216,7 @@ export class DayBudgets {
       tally.writes += 1;
       if (day) {
         tally.stored = { day: today, rows: day.rows, dbMs: day.dbMs, at: now };
-        if (budgetCheck(budget, { rows: day.rows, db_seconds: seconds(day.dbMs) }, now).exhausted) this.announce(name, now);
+        if (budgetCheck(tally.budget, { rows: day.rows, db_seconds: seconds(day.dbMs) }, now).exhausted) this.announce(name, now);
       }
     } catch (err) {
       this.options.logger.warn({ err: { message: (err as Error).message } }, 'budget usage not written; it is retried with the batched counts');

@@ -216,9 +216,10 @@ export class CallerUsage {
   }
 
   /** Writes what is waiting; later counts are not written. */
-  close(): Promise<void> {
+  async close(): Promise<void> {
     if (byStore.get(this.store) === this) byStore.delete(this.store);
-    return this.pending.close();
+    await this.dayBudgets.settle();
+    await this.pending.close();
   }
 
   private async countCall(caller: Pick<Caller, 'name' | 'key'>): Promise<void> {
