@@ -43,11 +43,31 @@ export interface EdgeEnv {
 
 const SAVED_QUERY = /^\/q\/([^/]+)$/;
 
-/** Requests that run a statement, which a spent budget refuses (a dry run asked for in the query string goes on: it spends nothing). */
-function runsStatement(c: Context<EdgeEnv>): boolean {
-  if (new URL(c.req.url).searchParams.get('dry_run') === 'true') return false;
-  if (SAVED_QUERY.test(c.req.path)) return c.req.method === 'GET' || c.req.method === 'POST';
-  return c.req.method === 'POST' && (c.req.path === '/execute_sql' || c.req.path === '/execute_mongo' || c.req.path === '/results');
+/** The largest body the edge reads for its `dry_run` (a statement's request is small); a larger one is taken for a run. */
+const PEEKED_BODY_BYTES = 1 << 20;
+
+const TRUE_TEXT = new Set(['true', '1']);
+
+/**
+ * Whether a request asks for a dry run, as the origin reads it: `dry_run`
+ * in the query string, else in a JSON body (read from a copy, so the body
+ * still goes to the origin whole).
+ */
+async function asksDryRun(c: Context<EdgeEnv>): Promise<boolean> {
+  const query = new URL(c.req.url).searchParams.get('dry_run');
+  if (query !== null) return TRUE_TEXT.has(query);
+  const length = Number(c.req.header('content-length') ?? NaN);
+  if (c.req.method !== 'POST' || !(length <= PEEKED_BODY_BYTES) || !/json/i.test(c.req.header('content-type') ?? '')) return false;
+  const body = (await c.req.raw.clone().json().catch(() => null)) as { dry_run?: unknown } | null;
+  return body?.dry_run === true || (typeof body?.dry_run === 'string' && TRUE_TEXT.has(body.dry_run));
+}
+
+/** Requests that run a statement, which a spent budget refuses (a dry run goes on: it spends nothing). */
+async function runsStatement(c: Context<EdgeEnv>): Promise<boolean> {
+  const runs = SAVED_QUERY.test(c.req.path)
+    ? c.req.method === 'GET' || c.req.method === 'POST'
+    : c.req.method === 'POST' && (c.req.path === '/execute_sql' || c.req.path === '/execute_mongo' || c.req.path === '/results');
+  return runs && !(await asksDryRun(c));
 }
 
 /** 429 for a key whose day budget the origin reported spent, as the origin answers it. */
@@ -161,7 +181,7 @@ export const gate = createMiddleware<EdgeEnv>(async (c, next) => {
     }
     const spent = state.caller.key.budgetSpent;
     const now = Date.now();
-    if (spent && now < spent.untilMs && runsStatement(c)) return answer(budgetExhausted(c, state, spent, now));
+    if (spent && now < spent.untilMs && (await runsStatement(c))) return answer(budgetExhausted(c, state, spent, now));
   }
   await next();
   for (const [name, value] of state.headers) c.res.headers.set(name, value);

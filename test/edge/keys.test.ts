@@ -113,9 +113,16 @@ describe('a key whose day budget is spent', () => {
     expect(direct.status).toBe(429);
     expect({ ...direct.body, retry_after: 0 }).toEqual({ ...refused!.body, retry_after: 0 });
 
+    // A dry run spends nothing: it goes on to the origin, asked for in the query string or in a POST body.
     let dry: Answer | undefined;
     expect(await originRequests(stack, async () => (dry = await q(stack, tens, key.secret, '?dry_run=true')))).toBe(1);
     expect(dry!.body.would_refuse).toMatchObject({ code: 'budget_exhausted' });
+    const post = (body: unknown) => stack.call('POST', `/q/${encodeURIComponent(tens)}`, body, { 'X-API-Key': key.secret });
+    expect(await originRequests(stack, async () => (dry = await post({ dry_run: true })))).toBe(1);
+    expect(dry!.status, JSON.stringify(dry!.body)).toBe(200);
+    expect(dry!.body.would_refuse).toMatchObject({ code: 'budget_exhausted' });
+    expect(await originRequests(stack, async () => (dry = await post({ dry_run: false })))).toBe(0);
+    expect(dry!.status).toBe(429);
   });
 });
 
