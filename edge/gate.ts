@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { KEY_RATE_LIMITED_MESSAGE, NEVER_LIMITED_PATHS, RATE_LIMITED_MESSAGE, UNAUTHORIZED_MESSAGE } from '../shared/access/answers.ts';
 import { ipMatches } from '../shared/access/cidr.ts';
 import { isPublicPath } from '../shared/access/public-paths.ts';
-import { type SpentBudget, budgetExhaustedExtras, budgetExhaustedMessage } from '../shared/access/budget.ts';
+import { type SpentBudget, budgetExhaustedExtras, budgetExhaustedMessage, spentBudgetHeaders } from '../shared/access/budget.ts';
 import { type RateSpec, parseRate } from '../shared/access/rate.ts';
 import { ADMIN_TOKEN_PREFIX, hashSecret, hexEqual } from '../shared/access/secret.ts';
 import type { WindowDecision } from '../shared/access/window.ts';
@@ -75,7 +75,7 @@ function budgetExhausted(c: Context<EdgeEnv>, gate: Gate, spent: SpentBudget & {
   const retryAfter = Math.max(1, Math.ceil((spent.untilMs - now) / 1000));
   const res = errorAnswer(c.req.path, gate.requestId, 'budget_exhausted', budgetExhaustedMessage(spent), budgetExhaustedExtras(spent, retryAfter));
   res.headers.set('Retry-After', String(retryAfter));
-  res.headers.set(spent.budget === 'rows_per_day' ? 'X-Budget-Rows-Remaining' : 'X-Budget-Seconds-Remaining', '0');
+  for (const [name, value] of Object.entries(spentBudgetHeaders(spent.budget))) res.headers.set(name, value);
   return res;
 }
 

@@ -145,9 +145,14 @@ export class DayBudgets {
     return check;
   }
 
-  /** A finished run's deltas (its day and month), written now or with the write under way. */
-  spend(name: string, budget: Budget, deltas: Delta[]): void {
-    const tally = this.tallyOf(name, budget);
+  /** Whether a key's runs are counted here: it has called with a day budget. */
+  counts(name: string): boolean {
+    return this.tallies.has(name);
+  }
+
+  /** A finished run's deltas (its day and month) of a key it counts, written now or with the write under way. */
+  spend(name: string, deltas: Delta[]): void {
+    const tally = this.tallies.get(name)!;
     for (const delta of deltas) {
       const into = tally.queued.get(delta.period);
       if (into) {

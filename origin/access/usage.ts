@@ -6,7 +6,7 @@ import { BatchWriter } from '../store/batch-writer.ts';
 import type { Store } from '../store/open.ts';
 import { usageCounters } from '../store/schema/index.ts';
 import { type QuotaPeriod, parseQuota } from '../../shared/access/rate.ts';
-import { type Budget, countsDay } from '../../shared/access/grants.ts';
+import { countsDay } from '../../shared/access/grants.ts';
 import type { BudgetLeft } from '../../shared/access/budget.ts';
 import { type BudgetCheck, DayBudgets, type Delta, addDeltas, budgetExhausted, seconds } from './day-budgets.ts';
 import { periodKey, secondsToPeriodEnd } from './periods.ts';
@@ -78,8 +78,6 @@ export class CallerUsage {
   private readonly running = new Map<number, number>();
   private readonly pending: BatchWriter<Delta>;
   private readonly now: () => number;
-  /** Keys with a day budget seen calling on this origin, by name: their runs are written as they end. */
-  private readonly budgeted = new Map<string, Budget>();
   private readonly dayBudgets: DayBudgets;
 
   constructor(
@@ -158,7 +156,6 @@ export class CallerUsage {
   async checkBudget(caller: Pick<Caller, 'name' | 'key'>): Promise<BudgetCheck | null> {
     const budget = caller.key?.grants.budget ?? null;
     if (!countsDay(budget)) return null;
-    this.budgeted.set(caller.name, budget);
     return this.dayBudgets.check(caller.name, budget);
   }
 
@@ -177,8 +174,8 @@ export class CallerUsage {
     if (run.rows === 0 && dbMs === 0) return;
     const at = run.time.getTime();
     const deltas = (['day', 'month'] as const).map((period) => ({ caller: run.keyName!, period: periodKey(period, at), calls: 0, rows: run.rows, dbMs }));
-    const budget = this.budgeted.get(run.keyName);
-    if (budget) this.dayBudgets.spend(run.keyName, budget, deltas);
+    // A key that called with a day budget has its runs written as they end.
+    if (this.dayBudgets.counts(run.keyName)) this.dayBudgets.spend(run.keyName, deltas);
     else for (const delta of deltas) this.pending.add(delta);
   }
 

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { budgetHeaders, spentBudgetHeaders } from '../../shared/access/budget.ts';
 import { ASSERTION_HEADER } from '../../shared/edge/protocol.ts';
 import { SluiceError } from '../errors.ts';
 import type { Format } from '../formats/index.ts';
@@ -10,7 +11,6 @@ import { DEFAULT_CHUNK_ROWS, startResult } from '../services/results/start.ts';
 import { asyncPreference, linkBaseOf, respondResult } from './result-response.ts';
 import { clientSignal } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
-import { budgetHeaders, spentBudgetHeaders } from './budget-headers.ts';
 import { addTrailers } from './node-response.ts';
 import { requestScopeOf } from './request-scope.ts';
 
@@ -33,7 +33,7 @@ export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, '
     answer = await run(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c), ifNoneMatch: c.req.header('if-none-match') });
   } catch (err) {
     if (err instanceof SluiceError && err.status === 429 && err.extras.retry_after === undefined) c.header('Retry-After', '1');
-    if (err instanceof SluiceError) for (const [name, value] of Object.entries(spentBudgetHeaders(err))) c.header(name, value);
+    if (err instanceof SluiceError && err.code === 'budget_exhausted') for (const [name, value] of Object.entries(spentBudgetHeaders(err.extras.budget as 'rows_per_day' | 'db_seconds_per_day'))) c.header(name, value);
     throw err;
   }
   if (answer.kind === 'stream') return download(c, answer, request.options.format);

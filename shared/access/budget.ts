@@ -27,3 +27,15 @@ export const budgetExhaustedExtras = ({ budget, spent, limit }: SpentBudget, ret
   limit,
   retry_after: retryAfter,
 });
+
+/** The headers of a run's answer for a key with a day budget: what was left when it started. */
+export function budgetHeaders(left: BudgetLeft | null): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (left?.rows != null) headers['X-Budget-Rows-Remaining'] = String(left.rows);
+  if (left?.db_seconds != null) headers['X-Budget-Seconds-Remaining'] = String(left.db_seconds);
+  return headers;
+}
+
+/** A `budget_exhausted` refusal's headers: the spent budget has nothing left. */
+export const spentBudgetHeaders = (budget: SpentBudget['budget']): Record<string, string> =>
+  budgetHeaders(budget === 'rows_per_day' ? { rows: 0, db_seconds: null } : { rows: null, db_seconds: 0 });
