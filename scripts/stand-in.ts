@@ -17,6 +17,9 @@ import { parseArgs } from 'node:util';
  * signal late.
  */
 
+/** How long after a first signal npm's relay of it may still arrive (it comes within milliseconds). */
+const RELAY_MS = 300;
+
 interface Started {
   /** Where it listens and what it holds, for the first line printed. */
   where: string;
@@ -139,9 +142,14 @@ async function main(argv: string[]): Promise<number> {
   // Handlers before the start: a signal during it, or sent the moment the lines below are read, finds them, not the
   // default action (which would leave the server's data behind). Ctrl-C comes twice (from the terminal and relayed by
   // npm): they stay, so the second cannot cut the stop short.
+  let firstSignal = 0;
   const signalled = new Promise<void>((resolve) => {
-    process.on('SIGINT', () => resolve());
-    process.on('SIGTERM', () => resolve());
+    const onSignal = () => {
+      firstSignal ||= performance.now();
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
   const started = await standIn.start(port);
   const assignments = Object.entries(started.variables).map(([variable, value]) => `${variable}=${value}`);
@@ -149,6 +157,9 @@ async function main(argv: string[]): Promise<number> {
   await signalled;
   await started.stop();
   process.stdout.write(`${name}: stopped, its data removed\n`);
+  // npm relays Ctrl-C a moment after the terminal's: one landing while this process exits (its handlers already
+  // closed) would kill it by the signal, and npm with it, after a clean stop. Live until the relay has come.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstSignal + RELAY_MS - performance.now())));
   return 0;
 }
 
