@@ -6,6 +6,7 @@ import { forward } from './forward.ts';
 import { type EdgeEnv, gate } from './gate.ts';
 import { receivePush } from './push.ts';
 import { timing } from './timing.ts';
+import { traceEdge } from './trace.ts';
 
 /**
  * The edge Worker's app: replica pushes from the origin; then, for every
@@ -15,6 +16,7 @@ import { timing } from './timing.ts';
 export function createEdgeApp(): Hono<EdgeEnv> {
   const app = new Hono<EdgeEnv>();
   app.use(timing);
+  app.use(traceEdge);
   app.use(async (c, next) => {
     const secret = c.env.SLUICE_EDGE_SECRET;
     if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH && c.env.SLUICE_ORIGIN_URL) return next();

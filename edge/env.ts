@@ -8,6 +8,16 @@ export interface EdgeBindings {
   SLUICE_ORIGIN_URL: string;
   /** Shared with the origin (`wrangler secret put SLUICE_EDGE_SECRET`). */
   SLUICE_EDGE_SECRET: string;
+  /** Tracing (docs/reference/tracing.md): set, the edge exports its own span there as OTLP/HTTP JSON. */
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  /** `name=value,...` sent with each export (`wrangler secret put`: often a credential). */
+  OTEL_EXPORTER_OTLP_HEADERS?: string;
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS?: string;
+  OTEL_TRACES_SAMPLER?: string;
+  OTEL_TRACES_SAMPLER_ARG?: string;
+  OTEL_SERVICE_NAME?: string;
+  OTEL_SDK_DISABLED?: string;
   REPLICA: DurableObjectNamespace<ReplicaObject>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiterObject>;
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { ASSERTION_HEADER, encodeAssertion } from '../shared/edge/protocol.ts';
+import { formatTraceparent } from '../shared/tracing/trace-context.ts';
 import { errorAnswer } from './answers.ts';
 import type { EdgeEnv } from './gate.ts';
 
@@ -30,6 +31,9 @@ export async function forward(c: Context<EdgeEnv>, { withoutConditionals = false
   stripHopByHop(headers);
   for (const name of ['host', 'x-api-key', ASSERTION_HEADER]) headers.delete(name);
   if (withoutConditionals) headers.delete('if-none-match');
+  // The origin's request span goes under the edge's (edge/trace.ts).
+  const trace = c.get('trace');
+  if (trace) headers.set('traceparent', formatTraceparent(trace));
   const assertion = await encodeAssertion(c.env.SLUICE_EDGE_SECRET, {
     ts: Date.now(),
     ip: gate.ip,

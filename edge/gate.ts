@@ -11,6 +11,7 @@ import type { EdgeKey, EdgeSecret } from '../shared/edge/replica.ts';
 import { addCors, errorAnswer, newRequestId } from './answers.ts';
 import type { Lookup } from './replica/object.ts';
 import type { EdgeBindings } from './env.ts';
+import type { TraceContext } from '../shared/tracing/trace-context.ts';
 
 /**
  * Who the caller is: the server key or an open server (`admin`), a scoped
@@ -38,7 +39,7 @@ export interface Gate {
 export interface EdgeEnv {
   Bindings: EdgeBindings;
   /** `originMs`: how long a forwarded request waited for the origin's headers (edge/timing.ts). */
-  Variables: { gate: Gate; originMs?: number };
+  Variables: { gate: Gate; originMs?: number; trace?: TraceContext };
 }
 
 const SAVED_QUERY = /^\/q\/([^/]+)$/;

@@ -12,6 +12,7 @@ import { refuseNul } from './http/refuse-nul.ts';
 import { storeGate } from './http/store-gate.ts';
 import { requestId } from './http/request-id.ts';
 import { accessLog } from './http/access-log.ts';
+import { traceRequest } from './http/trace-request.ts';
 import { catalogRoute } from './routes/catalog.ts';
 import { consoleRoute } from './routes/console.ts';
 import { connectionsPublic } from './routes/connection-browse.ts';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.use(requestId);
   app.use(clientAddress);
+  app.use(traceRequest);
   app.use(edgeAssertion);
   app.use(accessLog);
   app.use(cors);

@@ -11,6 +11,7 @@ import type { HistoryRecorder } from './services/history/recorder.ts';
 import type { Store } from './store/open.ts';
 import type { StoreAvailability } from './store/availability.ts';
 import type { EdgeSync } from './edge-sync/sync.ts';
+import type { Tracing } from './observability/tracing/tracing.ts';
 
 /** Everything a route or service needs, built once in `main.ts` and passed in. */
 export interface AppDeps {
@@ -38,4 +39,6 @@ export interface AppDeps {
   ports?: { main?: number; mcp?: number };
   /** Pushes the directory to the edge Worker (SLUICE_EDGE_URL); absent without an edge. */
   edgeSync?: EdgeSync;
+  /** OpenTelemetry when the variables turn it on, else `TRACING_OFF` (docs/reference/tracing.md). */
+  tracing: Tracing;
 }

@@ -63,6 +63,34 @@ function webOrigin(text: string): string | null {
   }
 }
 
+/** An OTLP/HTTP receiver's address. */
+const otlpUrl = optionalText.pipe(z.string().regex(/^https?:\/\/[^/\s]/i, 'must be an http:// or https:// URL').optional());
+
+/** OTLP over HTTP only: gRPC would need a second transport for the same spans. */
+const otlpProtocol = z.string().refine((protocol) => protocol === 'http/protobuf' || protocol === 'http/json', {
+  message: 'must be http/protobuf or http/json (grpc is not supported: send to the receiver\'s OTLP/HTTP port, 4318 on a Collector)',
+});
+
+/** `name=value,...`, each value URL-encoded: parsed to the headers they name. */
+const otlpHeaders = optionalText.transform((text, ctx) => {
+  const headers: Record<string, string> = {};
+  for (const pair of (text ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim();
+    if (at < 1 || !/^[!#$%&'*+.^`|~\w-]+$/.test(name)) {
+      ctx.addIssue({ code: 'custom', message: 'must be name=value pairs separated by commas' });
+      return headers;
+    }
+    try {
+      headers[name.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `the value of ${name} is not URL-encoded text` });
+    }
+  }
+  return headers;
+});
+
 export const envSchema = z.object({
   SLUICE_HOST: z.string().min(1).default('127.0.0.1'),
   SLUICE_PORT: wholeNumber(8080, { max: 65535 }),
@@ -208,6 +236,38 @@ export const envSchema = z.object({
   SLUICE_CONFIG_MAX_BYTES: wholeNumber(4 * 2 ** 20, { min: 1024, max: 2 ** 30 }),
   /** Objects (list entries, descriptions' items) such a file may hold; past it 413 `config_too_large`. */
   SLUICE_CONFIG_MAX_OBJECTS: wholeNumber(20_000, { min: 1, max: 10_000_000 }),
+  // Tracing (docs/reference/tracing.md): the OpenTelemetry variables, read as its specification says.
+  /** The OTLP/HTTP receiver's base URL (traces go to `<url>/v1/traces`); set (or the next one): tracing is on. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+  /** The traces URL itself, used as written; wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpUrl,
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.default('http/protobuf'),
+  /** Wins over OTEL_EXPORTER_OTLP_PROTOCOL for traces. */
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+  /** `name=value,...` (values URL-encoded) sent with every export: often a credential. */
+  OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders,
+  /** Wins over OTEL_EXPORTER_OTLP_HEADERS for traces, name by name. */
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: otlpHeaders,
+  /** Milliseconds finished spans wait to be sent in a batch. */
+  OTEL_BSP_SCHEDULE_DELAY: wholeNumber(5000, { max: 600_000 }),
+  /** `true`: no tracing, whatever else is set. */
+  OTEL_SDK_DISABLED: flag.default(false),
+  /** The `service.name` of every span; unset: the one OTEL_RESOURCE_ATTRIBUTES names, else `sluice`. */
+  OTEL_SERVICE_NAME: optionalText,
+  /** `key=value,...` added to every span's resource (`deployment.environment.name=prod`). */
+  OTEL_RESOURCE_ATTRIBUTES: optionalText,
+  OTEL_TRACES_SAMPLER: z
+    .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio', ''])
+    .optional()
+    .transform((name) => (name ? name : 'parentbased_always_on')),
+  /** The ratio of the `traceidratio` samplers, 0 to 1. */
+  OTEL_TRACES_SAMPLER_ARG: optionalText.pipe(
+    z.string().regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a ratio from 0 to 1 (0.25)').transform(Number).optional(),
+  ),
+  /** `1`: the query span carries the statement's text (`db.query.text`); never its parameter values. */
+  SLUICE_OTEL_SQL_TEXT: flag.default(false),
+  /** A trace viewer's link with `{trace_id}` in it: the console links a run's trace to it. */
+  SLUICE_TRACE_URL: optionalText.pipe(z.string().regex(/^https?:\/\/[^\s]*\{trace_id\}/i, 'must be an http(s) URL with {trace_id} in it').optional()),
 }).superRefine((env, ctx) => {
   if (env.SLUICE_POOL_MAX !== undefined && env.SLUICE_POOL_MAX < env.SLUICE_POOL_SIZE) {
     ctx.addIssue({ code: 'custom', path: ['SLUICE_POOL_MAX'], message: `must be at least SLUICE_POOL_SIZE (${env.SLUICE_POOL_SIZE}): idle sessions are among the open ones` });
@@ -220,7 +280,7 @@ export const poolMax = (env: Pick<Env, 'SLUICE_POOL_MAX' | 'SLUICE_POOL_SIZE'>):
 export type Env = z.infer<typeof envSchema>;
 
 /** Variables whose values are never echoed: in errors, logs or `GET /api/v1/settings`. */
-export const SECRET_VARIABLE = /KEY|SECRET(?!_REFS$)|TOKEN|PASSWORD|DATABASE_URL|REDIS_URL|WEBHOOK_URL/;
+export const SECRET_VARIABLE = /KEY|SECRET(?!_REFS$)|TOKEN|PASSWORD|DATABASE_URL|REDIS_URL|WEBHOOK_URL|^OTEL_EXPORTER_OTLP_(TRACES_)?HEADERS$/;
 
 /** Parses the variables or throws an Error whose message names each bad one. */
 export function parseEnv(source: Record<string, string | undefined>): Env {

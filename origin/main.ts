@@ -34,7 +34,7 @@ if (env.SLUICE_EDGE_URL && !env.SLUICE_EDGE_SECRET) stop('Invalid environment:\n
 
 // A JWKS file that cannot be used stops startup, naming the variable.
 const signIn = await createSignInVerifier(env, logger).catch((err: Error) => stop(err.message));
-const opened = await openDeps(env, logger, { signIn, edgeSync: true }).catch((err: Error) => {
+const opened = await openDeps(env, logger, { signIn, serving: true }).catch((err: Error) => {
   if (!(err instanceof DataDirLocked)) throw err;
   stop(err.message);
 });

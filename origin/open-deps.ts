@@ -18,6 +18,7 @@ import { warnAboutAuditKey } from './audit/startup.ts';
 import { warnAboutRefusedReferences, warnAboutStoredSecrets } from './secrets/startup.ts';
 import { EdgeSync } from './edge-sync/sync.ts';
 import { projectPath } from './paths.ts';
+import { TRACING_OFF, openTracing, tracesUrl } from './observability/tracing/tracing.ts';
 
 export interface OpenedDeps {
   deps: AppDeps;
@@ -31,9 +32,11 @@ export interface OpenedDeps {
  * command acting on the store sees exactly what a server would (audit key and
  * limit, stored-secret warnings, drivers, caches). `edgeSync` is for a
  * serving origin only; it is made but not started. Throws `DataDirLocked`
- * when another process holds the embedded store.
+ * when another process holds the embedded store. A serving origin also
+ * opens tracing when the OpenTelemetry variables ask for it; a command never
+ * traces.
  */
-export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: withEdge }: { signIn: SignInVerifier; edgeSync: boolean }): Promise<OpenedDeps> {
+export async function openDeps(env: Env, logger: Logger, { signIn, serving }: { signIn: SignInVerifier; serving: boolean }): Promise<OpenedDeps> {
   const version: string = JSON.parse(readFileSync(projectPath('package.json'), 'utf8')).version;
   // The data dir holds the embedded store and local files (the examples dataset) whatever the store is.
   mkdirSync(env.SLUICE_DATA_DIR, { recursive: true });
@@ -63,11 +66,29 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
   const callerUsage = new CallerUsage(store, { logger, onBudgetSpent: () => void edgeSync?.changed() });
   history.on('run', (run) => callerUsage.recordRun(run));
   const edgeSync: EdgeSync | undefined =
-    withEdge && env.SLUICE_EDGE_URL
+    serving && env.SLUICE_EDGE_URL
       ? new EdgeSync({ url: env.SLUICE_EDGE_URL, secret: env.SLUICE_EDGE_SECRET!, store, env, logger, leaseMs: env.SLUICE_EDGE_LEASE * 1000 })
       : undefined;
   const storeAvailability = new StoreAvailability(store, logger);
-  const deps: AppDeps = { env, store, storeAvailability, drivers, usage: new ConnectionUsage(), privileges: new PrivilegeChecks(logger), callerUsage, rateLimiter, signIn, history, cache, logger, version, edgeSync };
+  const tracing = serving ? await openTracing(env, version) : TRACING_OFF;
+  if (tracing.on) logger.info({ url: shownUrl(tracesUrl(env)), sampler: env.OTEL_TRACES_SAMPLER }, 'Tracing on: spans go to the OTLP receiver');
+  const deps: AppDeps = {
+    env,
+    store,
+    storeAvailability,
+    drivers,
+    usage: new ConnectionUsage(),
+    privileges: new PrivilegeChecks(logger),
+    callerUsage,
+    rateLimiter,
+    signIn,
+    history,
+    cache,
+    logger,
+    version,
+    edgeSync,
+    tracing,
+  };
   return {
     deps,
     async close() {
@@ -81,6 +102,15 @@ export async function openDeps(env: Env, logger: Logger, { signIn, edgeSync: wit
       await cache.close().catch(() => {});
       await rateLimiter.close().catch(() => {});
       await redis?.close().catch(() => {});
+      await tracing.close().catch(() => {});
     },
   };
+}
+
+/** A URL as a log line may show it: no user or password. */
+function shownUrl(text: string): string {
+  const url = new URL(text);
+  url.username = '';
+  url.password = '';
+  return url.href;
 }

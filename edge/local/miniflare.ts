@@ -25,6 +25,8 @@ export interface LocalEdgeOptions {
   host?: string;
   /** 0 (default): a free port. */
   port?: number;
+  /** More Worker variables (the OpenTelemetry ones, say). */
+  bindings?: Record<string, string>;
   /** Takes workerd's own output (stdout, stderr) instead of Miniflare's pass-through to this process's: the tests record it. */
   output?: (stdout: Readable, stderr: Readable) => void;
 }
@@ -82,7 +84,7 @@ export async function startLocalEdge(options: LocalEdgeOptions): Promise<LocalEd
     scriptPath: await buildEdge(),
     compatibilityDate: await compatibilityDate(),
     durableObjects: { REPLICA: 'ReplicaObject', RATE_LIMITER: 'RateLimiterObject' },
-    bindings: { SLUICE_ORIGIN_URL: options.originUrl, SLUICE_EDGE_SECRET: options.secret },
+    bindings: { ...options.bindings, SLUICE_ORIGIN_URL: options.originUrl, SLUICE_EDGE_SECRET: options.secret },
     cf: false,
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,

@@ -73,7 +73,7 @@ export async function localBackend(out: Output, { create }: { create: boolean })
   const signIn = await createSignInVerifier({ ...env, SLUICE_JWT_SECRET: undefined, SLUICE_JWT_JWKS: undefined }, logger);
   let opened;
   try {
-    opened = await openDeps(env, logger, { signIn, edgeSync: false });
+    opened = await openDeps(env, logger, { signIn, serving: false });
   } catch (err) {
     if (!(err instanceof DataDirLocked)) throw err;
     throw problem(

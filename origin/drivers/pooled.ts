@@ -3,6 +3,7 @@ import { cancelled, connectionFailed, queryFailed, timedOut, unreachable } from 
 import { SessionPool } from './pool.ts';
 import { createRedactor, passwordInUrl, type Redactor } from './redact.ts';
 import type { CatalogComment, ConnectionSettings, Dialect, Driver, DriverEnv, RowCursor, RunRequest, SchemaListing, SqlDriverType } from './types.ts';
+import { NO_SPAN, errorCode } from '../observability/tracing/span.ts';
 
 /**
  * What every driver with a pool of sessions shares: the pool itself, sized
@@ -86,11 +87,15 @@ export abstract class PooledDriver<S, H> implements Driver {
       waitedTooLong = true;
       return timedOut(request.timeoutMs);
     };
+    const waiting = (request.span ?? NO_SPAN).child('sluice.pool.wait', { 'sluice.pool.waiting': this.pool.waitingCount });
     try {
       return await this.pool.acquire({ signal: request.signal, timeoutMs: request.timeoutMs, onTimeout });
     } catch (error) {
-      if (waitedTooLong) throw error;
-      throw request.signal.aborted ? cancelled() : unreachable(error, this.redactor);
+      const failure = waitedTooLong ? error : request.signal.aborted ? cancelled() : unreachable(error, this.redactor);
+      waiting.fail(errorCode(failure));
+      throw failure;
+    } finally {
+      waiting.end();
     }
   }
 

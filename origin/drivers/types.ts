@@ -1,5 +1,6 @@
 import type { Engine } from '../sql/engine.ts';
 import type { Value, ValueKind } from '../values.ts';
+import type { TraceSpan } from '../observability/tracing/span.ts';
 
 export type DriverType = 'postgres' | 'mysql' | 'duckdb' | 'sqlite' | 'clickhouse' | 'jdbc' | 'h2' | 'mongodb';
 
@@ -59,6 +60,8 @@ export interface RunRequest {
   signal: AbortSignal;
   /** Rows per yielded batch. */
   batchSize: number;
+  /** The span of the request the statement runs for: its wait for a session is traced under it. */
+  span?: TraceSpan;
   /** The most rows the statement can return (its page folded into it as a LIMIT), when known: a driver may read them in one go. */
   rowsAtMost?: number;
   /** PostgreSQL, with `rowsAtMost`: `text` with `values` written in as literals (sql/markers.ts), when each value could be. */

@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { clientGone } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
+import { requestScopeOf } from './request-scope.ts';
 import { endpointOf } from '../observability/endpoint.ts';
 import { countRequest } from '../observability/metrics.ts';
 
@@ -20,14 +21,13 @@ export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = performance.now();
   await next();
   const ms = performance.now() - started;
-  const key = c.get('caller')?.name ?? '-';
+  const scope = requestScopeOf(c);
   const status = clientGone(c) ? CLIENT_CLOSED_REQUEST : c.res.status;
-  countRequest({ method: c.req.method, endpoint: endpointOf(c), status, key, seconds: ms / 1000 });
+  countRequest({ method: c.req.method, endpoint: endpointOf(c), status, key: scope.key, seconds: ms / 1000, traceId: scope.trace_id });
   c.get('deps').logger.info(
     {
       logger: 'sluice.access',
-      request_id: c.get('requestId'),
-      key,
+      ...scope,
       method: c.req.method,
       path: c.req.path,
       status,

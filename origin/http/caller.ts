@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { ipMatches } from '../../shared/access/cidr.ts';
 import { isPublicPath } from '../../shared/access/public-paths.ts';
@@ -9,6 +10,8 @@ import { lastUsed } from '../access/last-used.ts';
 import { periodKey } from '../access/periods.ts';
 import { SluiceError } from '../errors.ts';
 import type { AppEnv } from './context.ts';
+import { requestSpanOf } from './request-scope.ts';
+import { inSpan } from '../observability/tracing/span.ts';
 import type { Caller } from '../access/caller.ts';
 
 const OPEN: Caller = { name: '-', admin: true, via: 'open' };
@@ -43,6 +46,11 @@ export const unauthorized = () => new SluiceError('unauthorized', UNAUTHORIZED_M
  * server key is compared in constant time.
  */
 export const identifyCaller = createMiddleware<AppEnv>(async (c, next) => {
+  c.set('caller', await inSpan(requestSpanOf(c), 'sluice.authenticate', undefined, () => callerOf(c)));
+  return next();
+});
+
+async function callerOf(c: Context<AppEnv>): Promise<Caller> {
   const deps = c.get('deps');
   // Made on the first request of any kind, so its listener is up before the first key is presented.
   const directory = accessDirectory(deps);
@@ -54,8 +62,7 @@ export const identifyCaller = createMiddleware<AppEnv>(async (c, next) => {
     ((apiKey !== undefined && timingSafeEqual(sha256(apiKey), serverKeyDigest(adminKey))) ||
       (edgeCredential !== undefined && timingSafeEqual(Buffer.from(edgeCredential, 'hex'), serverKeyDigest(adminKey))))
   ) {
-    c.set('caller', BREAK_GLASS);
-    return next();
+    return BREAK_GLASS;
   }
   // A Bearer token first, then X-API-Key: a client may send both (a metrics token and a key).
   const presented = [bearer(c.req.header('authorization')), apiKey].filter((s): s is string => s !== undefined && s !== '');
@@ -70,11 +77,10 @@ export const identifyCaller = createMiddleware<AppEnv>(async (c, next) => {
     caller = hash === undefined ? undefined : authenticate(snapshot, hash, c.get('clientIp'), deps);
     if (caller) break;
   }
-  if (caller) c.set('caller', caller);
-  else if (isPublicPath(c.req.path)) c.set('caller', ANONYMOUS);
-  else throw unauthorized();
-  return next();
-});
+  if (caller) return caller;
+  if (isPublicPath(c.req.path)) return ANONYMOUS;
+  throw unauthorized();
+}
 
 /** The token of `Authorization: Bearer <token>`; other schemes are not credentials here. */
 export function bearer(header: string | undefined): string | undefined {

@@ -2,6 +2,7 @@ import type { Env as HonoEnv } from 'hono';
 import type { CallerAssertion } from '../../shared/edge/protocol.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Caller } from '../access/caller.ts';
+import type { TraceSpan } from '../observability/tracing/span.ts';
 
 export interface AppEnv extends HonoEnv {
   Variables: {
@@ -17,6 +18,8 @@ export interface AppEnv extends HonoEnv {
     workspaceScoped: boolean;
     /** Set on a request the edge forwarded, once its assertion verified (origin/http/edge-assertion.ts). */
     edge?: CallerAssertion;
+    /** The request's server span, when tracing is on (http/trace-request.ts). */
+    span?: TraceSpan;
     /** Set by a paged run once its page is serialised; the access line reports it. */
     serializationMs?: number;
   };

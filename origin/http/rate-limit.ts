@@ -3,6 +3,8 @@ import { createMiddleware } from 'hono/factory';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { SluiceError } from '../errors.ts';
 import type { AppEnv } from './context.ts';
+import { requestSpanOf } from './request-scope.ts';
+import { inSpan } from '../observability/tracing/span.ts';
 import { errorResponse } from './error-handler.ts';
 import { parseRate } from '../../shared/access/rate.ts';
 import { KEY_RATE_LIMITED_MESSAGE, NEVER_LIMITED_PATHS, RATE_LIMITED_MESSAGE } from '../../shared/access/answers.ts';
@@ -33,7 +35,7 @@ export const clientRateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const spec = env.SLUICE_RATE_LIMIT;
   // A request the edge forwarded was counted there already.
   if (!spec || NEVER_LIMITED_PATHS.has(c.req.path) || c.get('edge')?.clientLimited) return next();
-  const decision = await rateLimiter.hit(`ip:${clientAddress(c)}`, spec);
+  const decision = await inSpan(requestSpanOf(c), 'sluice.admission', { 'sluice.admission.check': 'client_rate_limit' }, () => rateLimiter.hit(`ip:${clientAddress(c)}`, spec));
   const headers = { 'X-RateLimit-Limit': String(decision.limit), 'X-RateLimit-Remaining': String(decision.remaining) };
   if (!decision.allowed) return refuse(c, RATE_LIMITED_MESSAGE, decision, headers);
   await next();
@@ -49,7 +51,7 @@ export const keyRateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.get('caller').key;
   const spec = key?.grants.rate_limit ? parseRate(key.grants.rate_limit) : null;
   if (!key || !spec || NEVER_LIMITED_PATHS.has(c.req.path) || c.get('edge')?.keyLimited) return next();
-  const decision = await c.get('deps').rateLimiter.hit(`key:${key.id}`, spec);
+  const decision = await inSpan(requestSpanOf(c), 'sluice.admission', { 'sluice.admission.check': 'key_rate_limit' }, () => c.get('deps').rateLimiter.hit(`key:${key.id}`, spec));
   const headers = { 'X-RateLimit-Key-Limit': String(decision.limit), 'X-RateLimit-Key-Remaining': String(decision.remaining) };
   if (!decision.allowed) return refuse(c, KEY_RATE_LIMITED_MESSAGE, decision, headers);
   await next();

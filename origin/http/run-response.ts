@@ -12,7 +12,7 @@ import { asyncPreference, linkBaseOf, respondResult } from './result-response.ts
 import { clientSignal } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
 import { addTrailers } from './node-response.ts';
-import { requestScopeOf } from './request-scope.ts';
+import { requestScopeOf, requestSpanOf } from './request-scope.ts';
 
 /**
  * The HTTP adapter of the run path (services/run/run.ts): the request's
@@ -57,7 +57,7 @@ export async function respondDryRun(c: Context<AppEnv>, request: Omit<RunRequest
  * response with trailers, and could not pass them on.
  */
 async function download(c: Context<AppEnv>, answer: StreamAnswer, format: Format): Promise<Response> {
-  const { serializer, chunks } = await streamBytes(answer.run, format);
+  const { serializer, chunks } = await streamBytes(answer.run, format, requestSpanOf(c));
   const { run } = answer;
   const trailers = c.req.header(ASSERTION_HEADER) === undefined;
   const ended = () => trailers && addTrailers(c, { 'Sluice-Rows': String(run.rows()), 'Sluice-Complete': String(!run.capped()) });

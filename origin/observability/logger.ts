@@ -121,8 +121,9 @@ function stringify(value: object): string {
 /**
  * A last line of defence: whatever a line carries, the values of the secret
  * variables the origin was started with, `SLUICE_REF_` ones (held for
- * `${VAR}` references) among them, and the password inside a secret URL are
- * masked, raw and as they appear escaped inside JSON.
+ * `${VAR}` references) and the OTLP exporter's headers among them, and the
+ * password inside a secret URL are masked, raw and as they appear escaped
+ * inside JSON.
  */
 function secretScrubber(source: Record<string, string | undefined>): (line: string) => string {
   const secrets = new Set<string>();
@@ -132,9 +133,17 @@ function secretScrubber(source: Record<string, string | undefined>): (line: stri
     secrets.add(JSON.stringify(value).slice(1, -1));
   };
   for (const [name, value] of Object.entries(source)) {
-    if (!name.startsWith('SLUICE_') || !(SECRET_VARIABLE.test(name) || name.startsWith(REF_PREFIX)) || !value) continue;
+    if (!/^(SLUICE|OTEL)_/.test(name) || !(SECRET_VARIABLE.test(name) || name.startsWith(REF_PREFIX)) || !value) continue;
     add(value);
-    for (const part of value.split(',')) add(part.trim());
+    for (const part of value.split(',')) {
+      add(part.trim());
+      // An OTLP header's value (`authorization=Bearer%20...`), as set and as sent.
+      const assigned = part.slice(part.indexOf('=') + 1).trim();
+      if (part.includes('=') && name.startsWith('OTEL_')) {
+        add(assigned);
+        add(decoded(assigned));
+      }
+    }
     const password = urlPassword(value);
     if (password) {
       add(password);

@@ -103,6 +103,8 @@ export interface RequestSample {
   status: number;
   key: string;
   seconds: number;
+  /** The request's sampled trace: the duration's exemplar. */
+  traceId?: string;
 }
 
 /** One answered request; a 429 is also a rate-limit rejection (only the limits answer 429: server-wide, per key, quota, concurrency). */
@@ -123,6 +125,8 @@ export interface QuerySample {
   key: string;
   seconds: number;
   rows: number;
+  /** The statement's sampled trace: the duration's exemplar. */
+  traceId?: string;
 }
 
 export function queryFinished(sample: QuerySample): void {

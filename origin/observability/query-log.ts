@@ -3,7 +3,9 @@ import type { RunDialect } from '../drivers/types.ts';
 import type { AppDeps } from '../deps.ts';
 import { memoByText } from '../text-memo.ts';
 import { countPushdownStream, observeSerialization, queryFinished, queryStarted } from './metrics.ts';
-import type { RequestScope } from './request-context.ts';
+import { type RequestScope, spanOf } from './request-context.ts';
+import { type QueryPlace, startQuerySpan } from './tracing/query-span.ts';
+import { errorCode, type TraceSpan } from './tracing/span.ts';
 
 export interface QueryStart {
   connection: string;
@@ -13,6 +15,8 @@ export interface QueryStart {
   /** Null for `stream=true`: the whole result. */
   paging: { page: number; pageSize: number } | null;
   timeoutMs: number;
+  /** The connection's server and the saved query, for the query span. */
+  place?: QueryPlace;
 }
 
 export interface QueryEnd {
@@ -20,12 +24,16 @@ export interface QueryEnd {
   rows: number;
   /** Streams: cut at SLUICE_STREAM_MAX_ROWS. */
   capped?: boolean;
+  /** What failed it, when known: its code goes on the query span. */
+  error?: unknown;
 }
 
 /** One running statement's log lines and metrics. */
 export interface ObservedQuery {
   /** The request the statement runs for, for lines written after the handler returned. */
   scope: RequestScope;
+  /** The statement's span (tracing/query-span.ts), for the pool wait under it. */
+  span: TraceSpan;
   /** Call exactly once, when the statement's rows are all read (or it failed). */
   end(outcome: QueryEnd): void;
 }
@@ -36,6 +44,7 @@ export interface ObservedQuery {
  * never the SQL or its values) and, at its end, counts it in the metrics and
  * warns when it took at least SLUICE_SLOW_QUERY_THRESHOLD seconds, every
  * line naming the request it runs for (`scope`): a stream ends after it.
+ * Its span, under the request's, lasts as long.
  */
 export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, scope: RequestScope, start: QueryStart): ObservedQuery {
   const fields = {
@@ -49,15 +58,20 @@ export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, scope: Reque
     sql_hash: sqlHash(start.sql),
   };
   deps.logger.info(fields, 'query');
+  const span = startQuerySpan(spanOf(scope), { dialect: start.dialect, text: start.sql, withText: deps.env.SLUICE_OTEL_SQL_TEXT, ...start.place });
   queryStarted();
   const t0 = performance.now();
   let ended = false;
   return {
     scope,
+    span,
     end(outcome) {
       if (ended) return;
       ended = true;
       const ms = performance.now() - t0;
+      span.set({ 'db.response.returned_rows': outcome.rows });
+      if (!outcome.ok) span.fail(errorCode(outcome.error));
+      span.end();
       queryFinished({
         connection: start.connection,
         dialect: start.dialect,
@@ -65,6 +79,7 @@ export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, scope: Reque
         key: scope.key,
         seconds: ms / 1000,
         rows: outcome.rows,
+        traceId: span.sampled ? span.traceId : undefined,
       });
       if (start.paging === null && outcome.ok) countPushdownStream(outcome.capped ? 'truncated' : 'success');
       const threshold = deps.env.SLUICE_SLOW_QUERY_THRESHOLD;

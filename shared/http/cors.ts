@@ -5,7 +5,7 @@
  */
 
 export const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-export const ALLOW_HEADERS = 'Content-Type, X-API-Key';
+export const ALLOW_HEADERS = 'Content-Type, X-API-Key, traceparent, tracestate';
 export const EXPOSE_HEADERS = [
   'X-Page',
   'X-Page-Size',
@@ -21,6 +21,7 @@ export const EXPOSE_HEADERS = [
   'X-Budget-Rows-Remaining',
   'X-Budget-Seconds-Remaining',
   'Server-Timing',
+  'traceresponse',
 ].join(', ');
 export const MAX_AGE_S = '600';
 

@@ -222,7 +222,7 @@ describe('CORS', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(CORS_ORIGIN);
     expect(preflight.headers.get('access-control-allow-methods')).toMatch(/GET, POST, PUT, PATCH, DELETE, OPTIONS/);
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type, X-API-Key');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type, X-API-Key, traceparent, tracestate');
     expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
 
     // Listed with a trailing slash, an upper-case host and a port: matched as browsers send Origin.

@@ -20,6 +20,7 @@ import { auditLog, connections, deletedConnections } from '../../origin/store/sc
 import { type Origin, startOrigin, templateDir } from '../harness/origin.ts';
 import { PG, tempDir } from './connections-fixtures.ts';
 import { unique } from '../harness/unique.ts';
+import { TRACING_OFF } from '../../origin/observability/tracing/tracing.ts';
 
 /**
  * What connections leave in the store: they survive a restart, each change
@@ -187,6 +188,7 @@ describe('transactions', () => {
       env: parseEnv({ SLUICE_DATA_DIR: dir.dir }),
       store: s,
       storeAvailability: {} as StoreAvailability,
+      tracing: TRACING_OFF,
       drivers: { drop: (name: string) => void drops.push(name) } as unknown as DriverRegistry,
       usage: new ConnectionUsage(),
       privileges: new PrivilegeChecks({ warn: () => {} }),

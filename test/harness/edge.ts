@@ -13,7 +13,7 @@ export const edgeSecret = () => randomBytes(32).toString('hex');
  * Starts the real Worker on workerd in front of `originUrl`, on a free port.
  * Its secret and workerd's own output go to the run's record (run-record.ts).
  */
-export async function startEdge(options: { originUrl: string; secret: string }): Promise<Edge> {
+export async function startEdge(options: { originUrl: string; secret: string; bindings?: Record<string, string> }): Promise<Edge> {
   recordSecret('SLUICE_EDGE_SECRET', options.secret);
   // Imported here, not above: Miniflare takes a second to load, and most files that import this one never start an edge.
   const { startLocalEdge } = await import('../../edge/local/miniflare.ts');

@@ -25,6 +25,8 @@ export interface OriginOptions {
    * suites run a second time through the edge unchanged.
    */
   edge?: boolean;
+  /** More variables of the edge Worker in front (with `edge`). */
+  edgeBindings?: Record<string, string>;
 }
 
 export interface Origin {
@@ -179,7 +181,7 @@ export async function logsCaughtUp(origin: Origin): Promise<void> {
 async function startBehindEdge(options: OriginOptions, attempt = 1): Promise<Origin> {
   const port = await freePort();
   const secret = edgeSecret();
-  const edge = await startEdge({ originUrl: `http://127.0.0.1:${port}`, secret });
+  const edge = await startEdge({ originUrl: `http://127.0.0.1:${port}`, secret, bindings: options.edgeBindings });
   let origin: Origin;
   try {
     origin = await startOrigin({

@@ -38,6 +38,7 @@ describe('recorded runs', () => {
       duration_ms: expect.any(Number),
       serialization_ms: expect.any(Number),
       request_id: requestIdOf(res),
+      trace_id: null,
       key_name: '-',
       transport: 'http',
       format: 'csv',

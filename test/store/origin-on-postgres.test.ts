@@ -22,6 +22,7 @@ import { auditLog, connections, examplesState } from '../../origin/store/schema/
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
 import { unique } from '../harness/unique.ts';
+import { TRACING_OFF } from '../../origin/observability/tracing/tracing.ts';
 
 /**
  * The real origin with its store on a Postgres server (SLUICE_DATABASE_URL):
@@ -200,6 +201,7 @@ describe('origins sharing a Postgres store', () => {
           env: parseEnv({ SLUICE_DATA_DIR: dataDir, SLUICE_DATABASE_URL: shared.url }),
           store,
           storeAvailability: {} as StoreAvailability,
+          tracing: TRACING_OFF,
           drivers: {} as DriverRegistry,
           usage: new ConnectionUsage(),
           privileges: new PrivilegeChecks({ warn: () => {} }),

@@ -37,7 +37,7 @@ export function eventViewFor(caller: Caller): EventView {
         connectionWorkspace: row.connectionWorkspace,
       };
       if (!canReach(caller, target)) return null;
-      return { ...runItem(row.run), key_name: null, request_id: null, error: null };
+      return { ...runItem(row.run), key_name: null, request_id: null, trace_id: null, error: null };
     };
   }
   throw new SluiceError('unauthorized', 'Missing or invalid API key');

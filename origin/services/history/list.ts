@@ -16,6 +16,8 @@ export interface RunItem {
   duration_ms: number;
   serialization_ms: number | null;
   request_id: string | null;
+  /** The OpenTelemetry trace of the run, when tracing was on. */
+  trace_id: string | null;
   key_name: string | null;
   transport: string;
   format: string | null;
@@ -108,6 +110,7 @@ export function runItem(row: RunRow): RunItem {
     duration_ms: row.durationMs,
     serialization_ms: row.serializationMs,
     request_id: row.requestId,
+    trace_id: row.traceId,
     key_name: row.keyName,
     transport: row.transport,
     format: row.format,

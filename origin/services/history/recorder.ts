@@ -19,6 +19,8 @@ export interface RunEntry {
   /** Paged runs only: a stream serialises while it reads. */
   serializationMs: number | null;
   requestId: string | null;
+  /** The run's trace, when tracing was on. */
+  traceId?: string | null;
   /** The caller's name (`admin`, a key's name, `-`), never a secret. */
   keyName: string | null;
   /** `http` (a page), `stream` (stream=true), `export`, `mcp` (an MCP tool call). */
@@ -152,13 +154,14 @@ function insertRuns(batch: RunEntry[]) {
     duration_ms: entry.durationMs,
     serialization_ms: entry.serializationMs,
     request_id: entry.requestId,
+    trace_id: entry.traceId ?? null,
     key_name: entry.keyName,
     transport: entry.transport,
     format: entry.format,
     error: entry.error,
     details: entry.details ?? null,
   }));
-  return sql`insert into runs (time, query, version, connection, status, rows, duration_ms, serialization_ms, request_id, key_name, transport, format, error, details)
-    select time, query, version, connection, status, rows, duration_ms, serialization_ms, request_id, key_name, transport, format, error, details
+  return sql`insert into runs (time, query, version, connection, status, rows, duration_ms, serialization_ms, request_id, trace_id, key_name, transport, format, error, details)
+    select time, query, version, connection, status, rows, duration_ms, serialization_ms, request_id, trace_id, key_name, transport, format, error, details
     from json_populate_recordset(null::runs, ${JSON.stringify(rows)}::json)`;
 }

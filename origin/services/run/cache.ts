@@ -7,6 +7,7 @@ import type { RequestScope } from '../../observability/request-context.ts';
 import { RedisUnavailable } from '../../redis/breaker.ts';
 import type { RowOptions } from './options.ts';
 import type { PageBody } from './page-body.ts';
+import { spanOf } from '../../observability/request-context.ts';
 
 /** A saved-query page run, resolved and checked, about to reach the database. */
 export interface CacheablePage {
@@ -64,12 +65,13 @@ export async function cachedPage(deps: AppDeps, scope: RequestScope, target: Cac
     return null;
   };
 
+  const lookup = spanOf(scope).child('sluice.cache', { 'sluice.cache.store': deps.cache.kind });
   const hit = await deps.cache.get(key).catch(failed('read'));
-  if (hit) {
-    const now = Date.now();
-    const expiresAt = Math.min(hit.expiresAt, hit.createdAt + ttl * 1000);
-    if (expiresAt > now) return { ...replay(hit, 'HIT', secondsLeft(expiresAt, now), ifNoneMatch), serializationMs: null };
-  }
+  const now = Date.now();
+  const expiresAt = hit ? Math.min(hit.expiresAt, hit.createdAt + ttl * 1000) : 0;
+  lookup.set({ 'sluice.cache.result': expiresAt > now ? 'hit' : 'miss' });
+  lookup.end();
+  if (hit && expiresAt > now) return { ...replay(hit, 'HIT', secondsLeft(expiresAt, now), ifNoneMatch), serializationMs: null };
 
   const page = await produce();
   const headers: Record<string, string> = {};

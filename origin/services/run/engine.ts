@@ -2,6 +2,8 @@ import type { ColumnMeta, LineFormat, ParquetStream, RunDialect } from '../../dr
 import type { AppDeps } from '../../deps.ts';
 import { type ObservedQuery, observeQuery } from '../../observability/query-log.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
+import type { QueryPlace } from '../../observability/tracing/query-span.ts';
+import type { TraceSpan } from '../../observability/tracing/span.ts';
 import type { Value } from '../../values.ts';
 import type { RowOptions } from './options.ts';
 import type { WindowedPage } from './window.ts';
@@ -51,18 +53,21 @@ export interface Begun {
   connection: string;
   dialect: RunDialect;
   scope: RequestScope;
-  /** Counts the run in the connection's usage and the metrics; once, whatever calls it again. */
-  end(ok: boolean, rows: number, capped?: boolean): void;
+  /** The statement's span: a driver's wait for a session goes under it. */
+  span: TraceSpan;
+  /** Counts the run in the connection's usage and the metrics; once, whatever calls it again. `error`: what failed it, if known. */
+  end(ok: boolean, rows: number, capped?: boolean, error?: unknown): void;
 }
 
 /** Logs the statement's start (`text` is hashed, never logged) and returns how its end is counted. */
-export function begin(deps: AppDeps, scope: RequestScope, run: { connection: string; dialect: RunDialect; text: string; options: RowOptions }): Begun {
+export function begin(deps: AppDeps, scope: RequestScope, run: { connection: string; dialect: RunDialect; text: string; options: RowOptions; place?: QueryPlace }): Begun {
   const observed: ObservedQuery = observeQuery(deps, scope, {
     connection: run.connection,
     dialect: run.dialect,
     sql: run.text,
     paging: run.options.paging,
     timeoutMs: run.options.timeoutMs,
+    place: run.place,
   });
   const t0 = performance.now();
   let ended = false;
@@ -70,11 +75,12 @@ export function begin(deps: AppDeps, scope: RequestScope, run: { connection: str
     connection: run.connection,
     dialect: run.dialect,
     scope,
-    end(ok, rows, capped = false) {
+    span: observed.span,
+    end(ok, rows, capped = false, error) {
       if (ended) return;
       ended = true;
       deps.usage.record(run.connection, { ok, rows, durationMs: performance.now() - t0 });
-      observed.end({ ok, rows, capped });
+      observed.end({ ok, rows, capped, error });
     },
   };
 }
@@ -95,12 +101,16 @@ export function streamRun(deps: AppDeps, begun: Begun, options: RowOptions, shap
   async function* counted<T>(items: AsyncIterable<T>) {
     begunReading = true;
     let ok = false;
+    let failure: unknown;
     try {
       yield* items;
       ok = true;
+    } catch (err) {
+      failure = err;
+      throw err;
     } finally {
       await close();
-      begun.end(ok, shaped.rows(), shaped.capped());
+      begun.end(ok, shaped.rows(), shaped.capped(), failure);
       if (shaped.capped()) {
         deps.logger.warn({ ...begun.scope, connection: begun.connection, rows: shaped.rows() }, `stream stopped at ${options.streamCap ?? 'SLUICE_STREAM_MAX_ROWS'}`);
       }
@@ -137,13 +147,17 @@ export function streamRun(deps: AppDeps, begun: Begun, options: RowOptions, shap
 export async function pageRun<T extends { rows: unknown[] }>(begun: Begun, read: () => Promise<T>, close: () => Promise<void>): Promise<T> {
   let ok = false;
   let rows = 0;
+  let failure: unknown;
   try {
     const page = await read();
     ok = true;
     rows = page.rows.length;
     return page;
+  } catch (err) {
+    failure = err;
+    throw err;
   } finally {
     await close();
-    begun.end(ok, rows);
+    begun.end(ok, rows, false, failure);
   }
 }

@@ -13,6 +13,7 @@ import { openSpool } from '../documents/spool.ts';
 import { type PageRun, type ShapedBody, type StreamRun, begin, pageRun, streamRun } from './engine.ts';
 import type { RowOptions } from './options.ts';
 import { BYTE_BOUNDED_BATCH_SIZE, type WindowedPage, capRows, readPage } from './window.ts';
+import type { QueryPlace } from '../../observability/tracing/query-span.ts';
 
 /**
  * The document engine (`POST /execute_mongo`, saved queries of
@@ -32,6 +33,8 @@ export interface DocumentRunInput {
   options: RowOptions;
   signal: AbortSignal;
   scope: RequestScope;
+  /** The saved query and version run, if one: named on the query span. */
+  saved?: QueryPlace['saved'];
 }
 
 /** Documents CSV and TSV streams read before fixing their columns (the spec's number). */
@@ -179,13 +182,13 @@ async function start(deps: AppDeps, input: DocumentRunInput, query: DocumentQuer
   }
   // The query log hashes what it is given; a bound 64-bit integer is a bigint, which JSON cannot hold.
   const text = createHash('sha256').update(JSON.stringify(query, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))).digest('hex');
-  const begun = begin(deps, input.scope, { connection: name, dialect: 'mongodb', text, options: input.options });
+  const begun = begin(deps, input.scope, { connection: name, dialect: 'mongodb', text, options: input.options, place: { settings, saved: input.saved } });
   if (empty) return { begun, cursor: null };
   try {
     const cursor = await (driver as DocumentDriver).find({ query, timeoutMs: input.options.timeoutMs, signal: input.signal, batchSize: input.options.paging?.maxBytes === undefined ? BATCH_SIZE : BYTE_BOUNDED_BATCH_SIZE });
     return { begun, cursor };
   } catch (err) {
-    begun.end(false, 0);
+    begun.end(false, 0, false, err);
     throw err;
   }
 }

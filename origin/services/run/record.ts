@@ -53,6 +53,7 @@ export function runRecord(deps: AppDeps, request: RunRequest, label: RunLabel): 
         transport,
         format: request.options.format,
         requestId: request.scope.request_id === '-' ? null : request.scope.request_id,
+        traceId: request.scope.trace_id ?? null,
         keyName: request.caller.name ?? null,
         durationMs: roundMs(performance.now() - started),
         ...outcome,

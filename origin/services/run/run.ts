@@ -2,6 +2,8 @@ import type { AppDeps } from '../../deps.ts';
 import type { Admission } from '../../access/usage.ts';
 import { refuseOverEstimate } from './budget.ts';
 import { pageSerialized } from '../../observability/query-log.ts';
+import { spanOf } from '../../observability/request-context.ts';
+import { inSpan } from '../../observability/tracing/span.ts';
 import { cachedPage, isCacheable, type AnsweredPage } from './cache.ts';
 import type { PageRun, StreamRun } from './engine.ts';
 import { runDocumentPage, runDocumentStream } from './find.ts';
@@ -35,7 +37,7 @@ export async function run(deps: AppDeps, request: RunRequest): Promise<RunAnswer
     throw err;
   }
   await refuseOverEstimate(deps, request, prepared);
-  const admission = await deps.callerUsage.admit(request.caller);
+  const admission = await inSpan(spanOf(request.scope), 'sluice.admission', { 'sluice.admission.check': 'caller' }, () => deps.callerUsage.admit(request.caller));
   try {
     if (request.options.paging === null) return await streamAnswer(deps, request, prepared, admission);
     const page = await pageAnswer(deps, request, prepared);
@@ -61,7 +63,12 @@ async function pageAnswer(deps: AppDeps, request: RunRequest, prepared: Prepared
       throw err;
     }
     try {
-      const body = await pageBody(page, request.options.format, paging, label.filename);
+      const format = request.options.format;
+      const body = await inSpan(spanOf(request.scope), 'sluice.serialize', { 'sluice.format': format }, async (span) => {
+        const serialized = await pageBody(page, format, paging, label.filename);
+        span.set({ 'sluice.bytes': serialized.body.byteLength });
+        return serialized;
+      });
       const serializationMs = pageSerialized(request.options.format, body.serializationMs);
       record.done({ status: 'success', rows: page.rows.length, serializationMs, error: null });
       return { ...body, serializationMs };
@@ -83,8 +90,14 @@ async function pageAnswer(deps: AppDeps, request: RunRequest, prepared: Prepared
   return { kind: 'page', label, ...answered };
 }
 
-function enginePage(deps: AppDeps, request: RunRequest, { engine }: Prepared): Promise<PageRun> {
-  const run = { signal: request.signal, scope: request.scope };
+/** What every engine run is given besides its input: the consumer's signal, the request and the saved query run. */
+function runOf(request: RunRequest, { label }: Prepared) {
+  return { signal: request.signal, scope: request.scope, saved: label.query === null ? undefined : { name: label.query, version: label.version } };
+}
+
+function enginePage(deps: AppDeps, request: RunRequest, prepared: Prepared): Promise<PageRun> {
+  const { engine } = prepared;
+  const run = runOf(request, prepared);
   return engine.kind === 'sql' ? runPage(deps, { ...engine.input, ...run }) : runDocumentPage(deps, { ...engine.input, ...run });
 }
 
@@ -137,8 +150,9 @@ async function streamAnswer(deps: AppDeps, request: RunRequest, prepared: Prepar
   };
 }
 
-async function engineStream(deps: AppDeps, request: RunRequest, { engine, label }: Prepared): Promise<StreamRun> {
-  const run = { signal: request.signal, scope: request.scope };
+async function engineStream(deps: AppDeps, request: RunRequest, prepared: Prepared): Promise<StreamRun> {
+  const { engine, label } = prepared;
+  const run = runOf(request, prepared);
   const consumer = request.consumer;
   const ready = consumer ? await consumer.ready(label) : undefined;
   if (engine.kind === 'find') return runDocumentStream(deps, { ...engine.input, ...run });

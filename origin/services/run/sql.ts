@@ -3,7 +3,8 @@ import { rowGroupRows } from '../../formats/parquet.ts';
 import { capLines } from '../../formats/line-rows.ts';
 import type { AppDeps } from '../../deps.ts';
 import { plan } from '../../sql/index.ts';
-import type { RequestScope } from '../../observability/request-context.ts';
+import { type RequestScope, spanOf } from '../../observability/request-context.ts';
+import type { QueryPlace } from '../../observability/tracing/query-span.ts';
 import { connectionForRun } from '../connections/lookup.ts';
 import { askPrivilegesOnFirstUse } from '../connections/least-privilege.ts';
 import { type PageRun, type ShapedBody, type StreamRun, begin, pageRun, streamRun } from './engine.ts';
@@ -28,6 +29,8 @@ export interface RunInput {
   signal: AbortSignal;
   /** The request the run is for, named in its log lines. */
   scope: RequestScope;
+  /** The saved query and version run, if one: named on the query span. */
+  saved?: QueryPlace['saved'];
   /** The consumer reads the values (an incremental export tracks its column): never the database's own lines. */
   valuesOnly?: boolean;
   /**
@@ -107,7 +110,7 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
   const driver = sqlDriver(deps.drivers.get(name, settings), name);
   askPrivilegesOnFirstUse(deps, row, driver);
   const planned = plan(input.sql, driver.dialect, input.params, input.options.paging);
-  const begun = begin(deps, input.scope, { connection: name, dialect: driver.dialect, text: input.sql, options: input.options });
+  const begun = begin(deps, input.scope, { connection: name, dialect: driver.dialect, text: input.sql, options: input.options, place: { settings, saved: input.saved } });
   try {
     const request: RunRequest = {
       text: planned.text,
@@ -115,6 +118,7 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
       readOnly: input.isRead,
       timeoutMs: input.options.timeoutMs,
       signal: input.signal,
+      span: spanOf(input.scope),
       batchSize: input.options.paging?.maxBytes === undefined ? BATCH_SIZE : BYTE_BOUNDED_BATCH_SIZE,
       ...(planned.rowsAtMost === null ? {} : { rowsAtMost: planned.rowsAtMost }),
       ...(planned.inlined === undefined ? {} : { inlined: planned.inlined }),
@@ -127,7 +131,7 @@ async function start<O extends Opened>(deps: AppDeps, input: RunInput, open: (dr
       window: { skip: planned.skip, take: planned.take ?? 0, probe: planned.probe, countBeyond: input.options.paging?.countBeyond, maxBytes: input.options.paging?.maxBytes },
     };
   } catch (err) {
-    begun.end(false, 0);
+    begun.end(false, 0, false, err);
     throw err;
   }
 }

@@ -54,6 +54,12 @@ export const SECTIONS: readonly SectionSpec[] = [
     pattern: /^SLUICE_(JSON_LOGS|LOG_LEVEL|SLOW_QUERY_THRESHOLD)$|^SLUICE_METRICS_/,
   },
   {
+    id: 'tracing',
+    title: 'Tracing',
+    description: 'OpenTelemetry traces: where spans are sent, how traces are sampled, and the trace viewer the console links to.',
+    pattern: /^OTEL_|^SLUICE_(OTEL_SQL_TEXT|TRACE_URL)$/,
+  },
+  {
     id: 'mcp',
     title: 'MCP',
     description: 'The MCP endpoint for AI agents: its own port and how many rows and bytes a tool call returns.',

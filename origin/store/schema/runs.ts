@@ -18,6 +18,8 @@ export const runs = pgTable(
     durationMs: doublePrecision('duration_ms').notNull(),
     serializationMs: doublePrecision('serialization_ms'),
     requestId: text('request_id'),
+    /** The OpenTelemetry trace the run belongs to, when tracing was on. */
+    traceId: text('trace_id'),
     keyName: text('key_name'),
     /** `http`, `stream`, `export`... */
     transport: text('transport').notNull().default('http'),

@@ -1,0 +1,132 @@
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, type Span, type TextMapGetter, type Tracer, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type Sampler,
+  type SpanExporter,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
+import type { SpanAttributes, SpanKind as Kind, TraceSpan } from './span.ts';
+import { type Tracing, type TracingEnv, tracesUrl } from './tracing.ts';
+
+/** Imported by tracing.ts only when tracing is on: the SDK, one exporter and a batch processor. */
+
+const KINDS: Record<Kind, SpanKind> = { internal: SpanKind.INTERNAL, client: SpanKind.CLIENT, server: SpanKind.SERVER };
+
+const propagator = new W3CTraceContextPropagator();
+const headerGetter: TextMapGetter<(name: string) => string | undefined> = {
+  keys: () => [],
+  get: (header, name) => header(name),
+};
+
+export async function sdkTracing(env: TracingEnv, version: string): Promise<Tracing> {
+  const exporter = await openExporter(env);
+  const resource = resourceAttributes(env.OTEL_RESOURCE_ATTRIBUTES);
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.version': version, ...resource, 'service.name': env.OTEL_SERVICE_NAME ?? resource['service.name'] ?? 'sluice' }),
+    sampler: sampler(env),
+    spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: env.OTEL_BSP_SCHEDULE_DELAY })],
+  });
+  const tracer = provider.getTracer('sluice', version);
+  return {
+    on: true,
+    startRequest(header, attributes) {
+      const parent = propagator.extract(ROOT_CONTEXT, header, headerGetter);
+      return new SdkSpan(tracer.startSpan(String(attributes['http.request.method'] ?? 'request'), { kind: SpanKind.SERVER, attributes: defined(attributes) }, parent), tracer);
+    },
+    startRoot(name, attributes = {}) {
+      return new SdkSpan(tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: defined(attributes), root: true }, ROOT_CONTEXT), tracer);
+    },
+    close: () => provider.shutdown(),
+  };
+}
+
+class SdkSpan implements TraceSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly sampled: boolean;
+
+  constructor(
+    private readonly span: Span,
+    private readonly tracer: Tracer,
+  ) {
+    const context = span.spanContext();
+    this.traceId = context.traceId;
+    this.spanId = context.spanId;
+    this.sampled = (context.traceFlags & 1) === 1;
+  }
+
+  child(name: string, attributes: SpanAttributes = {}, kind: Kind = 'internal'): TraceSpan {
+    const parent = trace.setSpan(ROOT_CONTEXT, this.span);
+    return new SdkSpan(this.tracer.startSpan(name, { kind: KINDS[kind], attributes: defined(attributes) }, parent), this.tracer);
+  }
+
+  set(attributes: SpanAttributes): void {
+    this.span.setAttributes(defined(attributes));
+  }
+
+  rename(name: string): void {
+    this.span.updateName(name);
+  }
+
+  fail(code: string): void {
+    this.span.setAttribute('error.type', code);
+    this.span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+
+  end(): void {
+    this.span.end();
+  }
+}
+
+function defined(attributes: SpanAttributes): Record<string, string | number | boolean> {
+  const kept: Record<string, string | number | boolean> = {};
+  for (const name in attributes) if (attributes[name] !== undefined) kept[name] = attributes[name];
+  return kept;
+}
+
+async function openExporter(env: TracingEnv): Promise<SpanExporter> {
+  const config = { url: tracesUrl(env), headers: { ...env.OTEL_EXPORTER_OTLP_HEADERS, ...env.OTEL_EXPORTER_OTLP_TRACES_HEADERS } };
+  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(config);
+  return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(config);
+}
+
+/** The sampler the variables name (the specification's names; `parentbased_always_on` unless set). */
+function sampler(env: TracingEnv): Sampler {
+  const ratio = new TraceIdRatioBasedSampler(env.OTEL_TRACES_SAMPLER_ARG ?? 1);
+  switch (env.OTEL_TRACES_SAMPLER) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return ratio;
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: ratio });
+    default:
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
+/** `OTEL_RESOURCE_ATTRIBUTES`: `key=value` pairs separated by commas, values URL-encoded. */
+function resourceAttributes(text: string | undefined): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const pair of (text ?? '').split(',')) {
+    const at = pair.indexOf('=');
+    if (at < 1) continue;
+    try {
+      attributes[pair.slice(0, at).trim()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      attributes[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+    }
+  }
+  return attributes;
+}
