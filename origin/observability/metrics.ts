@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, type RegistryContentType } from 'prom-client';
 
 /**
  * The `/metrics` series (spec, Observability), per process and in memory.
@@ -7,7 +7,9 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
  * `endpoint` is a route template, `key` a caller name, `connection` a
  * connection name.
  */
-const registry = new Registry();
+// Made OpenMetrics, as prom-client asks of a registry whose histograms keep exemplars, and switched to Prometheus text
+// once they are made (below): the format scrapers get unless they ask for OpenMetrics (renderMetrics).
+const registry = new Registry<RegistryContentType>(Registry.OPENMETRICS_CONTENT_TYPE);
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const SERIALIZATION_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -24,6 +26,8 @@ const requestDuration = new Histogram({
   help: 'Time to answer a request (a streamed body: until its headers), by method and route template.',
   labelNames: ['method', 'endpoint'] as const,
   buckets: DURATION_BUCKETS,
+  // A bucket's last sampled trace, shown to an OpenMetrics scrape (renderMetrics).
+  enableExemplars: true,
   registers: [registry],
 });
 
@@ -46,6 +50,7 @@ const queryDuration = new Histogram({
   help: 'Time a statement ran (a stream: until its last row was read), by connection and dialect.',
   labelNames: ['connection', 'dialect'] as const,
   buckets: DURATION_BUCKETS,
+  enableExemplars: true,
   registers: [registry],
 });
 
@@ -96,6 +101,7 @@ const streamExports = new Counter({
 });
 // Both outcomes are listed from the start, so a rate over them never starts from a missing series.
 for (const status of ['success', 'truncated']) streamExports.inc({ status }, 0);
+registry.setContentType(Registry.PROMETHEUS_CONTENT_TYPE);
 
 export interface RequestSample {
   method: string;
@@ -110,7 +116,7 @@ export interface RequestSample {
 /** One answered request; a 429 is also a rate-limit rejection (only the limits answer 429: server-wide, per key, quota, concurrency). */
 export function countRequest(sample: RequestSample): void {
   requestsTotal.inc({ method: sample.method, endpoint: sample.endpoint, status: String(sample.status), key: sample.key });
-  requestDuration.observe({ method: sample.method, endpoint: sample.endpoint }, sample.seconds);
+  requestDuration.observe({ labels: { method: sample.method, endpoint: sample.endpoint }, value: sample.seconds, exemplarLabels: exemplar(sample.traceId) });
   if (sample.status === 429) rateLimitRejections.inc();
 }
 
@@ -133,7 +139,7 @@ export function queryFinished(sample: QuerySample): void {
   activeQueries.dec();
   const where = { connection: sample.connection, dialect: sample.dialect };
   queriesTotal.inc({ ...where, status: sample.status, key: sample.key });
-  queryDuration.observe(where, sample.seconds);
+  queryDuration.observe({ labels: where, value: sample.seconds, exemplarLabels: exemplar(sample.traceId) });
   // A failed stream may have handed rows over before it broke: they were returned.
   if (sample.rows > 0) rowsReturned.inc({ ...where, key: sample.key }, sample.rows);
 }
@@ -156,9 +162,35 @@ export interface ScrapeReadings {
   streamPipes: number;
 }
 
-/** The text exposition, with the scrape-time gauges read now. */
-export async function renderMetrics(readings: ScrapeReadings): Promise<{ contentType: string; body: string }> {
-  poolIdle.set(readings.idleConnections);
-  streamPipes.set(readings.streamPipes);
-  return { contentType: registry.contentType, body: await registry.metrics() };
+/** The exemplar of an observation: its sampled trace, or none. */
+const exemplar = (traceId: string | undefined): Record<string, string> => (traceId ? { trace_id: traceId } : {});
+
+/** One exposition at a time: an OpenMetrics one switches the registry's format and renames its counters while it renders. */
+let rendering: Promise<unknown> = Promise.resolve();
+
+/**
+ * The exposition, with the scrape-time gauges read now: Prometheus text, or
+ * OpenMetrics (whose histogram buckets carry their trace exemplars) when the
+ * scraper asks for it. prom-client renders OpenMetrics by switching the
+ * registry and stripping `_total` from counters' names, so the names are
+ * put back after, and expositions never overlap.
+ */
+export function renderMetrics(readings: ScrapeReadings, { openMetrics = false } = {}): Promise<{ contentType: string; body: string }> {
+  const render = async () => {
+    poolIdle.set(readings.idleConnections);
+    streamPipes.set(readings.streamPipes);
+    if (!openMetrics) return { contentType: registry.contentType, body: await registry.metrics() };
+    const counters = registry.getMetricsAsArray().filter((metric) => metric instanceof Counter) as unknown as { name: string }[];
+    const names = counters.map((counter) => counter.name);
+    registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+    try {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    } finally {
+      registry.setContentType(Registry.PROMETHEUS_CONTENT_TYPE);
+      counters.forEach((counter, i) => (counter.name = names[i]!));
+    }
+  };
+  const next = rendering.then(render, render);
+  rendering = next.catch(() => {});
+  return next;
 }

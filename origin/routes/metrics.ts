@@ -8,7 +8,8 @@ import { renderMetrics } from '../observability/metrics.ts';
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
- * GET /metrics: the Prometheus text exposition. Public (spec, Authentication
+ * GET /metrics: the Prometheus text exposition, or OpenMetrics (with trace
+ * exemplars) to a scraper whose `Accept` names it. Public (spec, Authentication
  * 2) unless SLUICE_METRICS_TOKEN is set; then only `Authorization: Bearer
  * <token>` gets it, compared as SHA-256 digests in constant time. The API
  * keys do not open it: a scraper needs no power over the data.
@@ -23,6 +24,7 @@ export const metricsRoute = new Hono<AppEnv>().get('/metrics', async (c) => {
       throw new SluiceError('unauthorized', 'Metrics need Authorization: Bearer <SLUICE_METRICS_TOKEN>');
     }
   }
-  const { contentType, body } = await renderMetrics({ idleConnections: deps.drivers.idleCount(), streamPipes: deps.drivers.pipeCount() });
+  const openMetrics = /application\/openmetrics-text/i.test(c.req.header('accept') ?? '');
+  const { contentType, body } = await renderMetrics({ idleConnections: deps.drivers.idleCount(), streamPipes: deps.drivers.pipeCount() }, { openMetrics });
   return c.body(body, 200, { 'Content-Type': contentType });
 });

@@ -146,6 +146,22 @@ describe('one GET /q/<name> through the edge, with the client\'s traceparent', (
   });
 });
 
+describe('metrics with exemplars', () => {
+  it('an OpenMetrics scrape shows the sampled trace on the duration buckets; the Prometheus text stays as it was', async () => {
+    const open = await fetch(`${origin.originUrl}/metrics`, { headers: { accept: 'application/openmetrics-text; version=1.0.0' } });
+    expect(open.headers.get('content-type')).toMatch(/^application\/openmetrics-text/);
+    const text = await open.text();
+    expect(text).toMatch(new RegExp(`^sluice_request_duration_seconds_bucket\\{[^}]*endpoint="/q/:name"[^}]*\\} \\d+ # \\{trace_id="[0-9a-f]{32}"\\} `, 'm'));
+    expect(text).toMatch(new RegExp(`^sluice_query_duration_seconds_bucket\\{[^}]*connection="${connection}"[^}]*\\} \\d+ # \\{trace_id="${CLIENT_TRACE}"\\} `, 'm'));
+    expect(text).toMatch(/^sluice_requests_total\{/m);
+    expect(text.trimEnd().endsWith('# EOF')).toBe(true);
+    const prometheus = await (await fetch(`${origin.originUrl}/metrics`)).text();
+    expect(prometheus).toMatch(/^sluice_requests_total\{/m);
+    expect(prometheus).toMatch(/^# TYPE sluice_requests_total counter$/m);
+    expect(prometheus).not.toContain('trace_id');
+  });
+});
+
 describe('a request without a traceparent', () => {
   it('starts a trace at the edge: the origin\'s span is under the edge\'s root span, and traceresponse names that trace', async () => {
     const res = await origin.fetch(`/q/${query}?title=x`, { headers: { 'x-api-key': keySecret } });
