@@ -8,6 +8,8 @@ export interface Me {
   workspace: string;
   server_wide: boolean;
   workspaces: Array<{ name: string; role: string | null }>;
+  /** SLUICE_TRACE_URL: a trace viewer's link with `{trace_id}` in it, or null. */
+  trace_url: string | null;
 }
 
 let current: Me | null = null;

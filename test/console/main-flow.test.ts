@@ -1,18 +1,25 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
+import { type Receiver, startReceiver } from '../harness/otlp-receiver.ts';
 import { launch, openScreen, settle, shot, signIn, watchedPage } from './browser.ts';
 
 const ADMIN_KEY = 'console-main-flow-admin-key-0001';
+/** Where history links a run's trace: runs are traced, to a receiver on loopback. */
+const TRACE_URL = 'http://traces.example/trace/{trace_id}?from=sluice';
 let origin: Origin;
 let browser: Browser;
+let receiver: Receiver;
 
 beforeAll(async () => {
-  [origin, browser] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY } }), launch()]);
+  receiver = await startReceiver();
+  const env = { SLUICE_API_KEY: ADMIN_KEY, SLUICE_TRACE_URL: TRACE_URL, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50' };
+  [origin, browser] = await Promise.all([startOrigin({ env }), launch()]);
 });
 afterAll(async () => {
   await browser?.close();
   await origin?.stop();
+  await receiver?.stop();
 });
 
 describe('console main flow', () => {
@@ -95,11 +102,17 @@ describe('console main flow', () => {
     // Outside the browser: the key runs the query, and only that one.
     const run = await fetch(`${origin.url}/q/doubles?n=3`, { headers: { 'x-api-key': secret } });
     expect(run.status).toBe(200);
+    const traceId = run.headers.get('traceresponse')!.split('-')[1]!;
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(await run.json()).toEqual([{ i: 0, doubled: 0 }, { i: 1, doubled: 2 }, { i: 2, doubled: 4 }]);
 
-    // The run in history and in the metrics.
+    // The run in history, its trace linked to SLUICE_TRACE_URL in a new tab, and in the metrics.
     await openScreen(page, 'History');
     await page.getByTestId('history').getByRole('cell', { name: 'doubles-reader' }).first().waitFor();
+    const trace = page.getByTestId('history').getByRole('row', { name: /doubles-reader/ }).getByRole('link', { name: traceId });
+    expect(await trace.getAttribute('href')).toBe(`http://traces.example/trace/${traceId}?from=sluice`);
+    expect(await trace.getAttribute('target')).toBe('_blank');
+    expect(await trace.getAttribute('rel')).toBe('noopener noreferrer');
     await shot(page, 'history');
     await openScreen(page, 'Metrics');
     const requests = await page.locator('figure[data-metric="Requests"] .value').textContent();

@@ -1,7 +1,7 @@
 import { get, qs } from '../api.ts';
 import { api } from '../api.ts';
 import { attempt, confirmStep, field, fmtTime, h, replace } from '../dom.ts';
-import { can } from '../state.ts';
+import { can, state } from '../state.ts';
 
 const LABELS: Record<string, string> = { query: 'Query', version: 'Version', status: 'Status', key: 'Key', since: 'Since', until: 'Until' };
 
@@ -26,7 +26,7 @@ export async function historyTable(panel: HTMLElement, path: string, filters: st
             h('thead', {}, h('tr', {}, ['Time', 'Query', 'Version', 'Status', 'Rows', 'ms', 'Key', 'Transport', 'Request id'].map((t) => h('th', { scope: 'col' }, t)))),
             h('tbody', {}, data.items.map((r) => h('tr', { class: r.status === 'error' ? 'bad' : '' },
               h('td', {}, fmtTime(r.time)), h('td', {}, r.query ?? '(ad hoc)'), h('td', {}, r.version ?? '—'), h('td', {}, r.status, r.error ? h('div', { class: 'muted' }, r.error) : ''),
-              h('td', {}, r.rows ?? '—'), h('td', {}, r.duration_ms ?? '—'), h('td', {}, r.key_name ?? '—'), h('td', {}, r.transport ?? '—'), h('td', {}, h('code', {}, r.request_id ?? '—'))))),
+              h('td', {}, r.rows ?? '—'), h('td', {}, r.duration_ms ?? '—'), h('td', {}, r.key_name ?? '—'), h('td', {}, r.transport ?? '—'), h('td', {}, h('code', {}, r.request_id ?? '—'), r.trace_id && h('div', { class: 'muted' }, 'trace ', trace(r.trace_id)))))),
           )),
       h('nav', { class: 'pager', 'aria-label': 'History pages' },
         h('button', { type: 'button', disabled: index === 0, onclick: () => ((index -= 1), load()) }, '‹ Newer'),
@@ -41,6 +41,14 @@ export async function historyTable(panel: HTMLElement, path: string, filters: st
     out,
   );
   await load();
+}
+
+/** A run's trace id: a link into the trace viewer SLUICE_TRACE_URL names, else the id alone. */
+function trace(id: string): HTMLElement {
+  const code = h('code', {}, id);
+  const template = state.me?.trace_url;
+  // The origin accepts `{trace_id}` in any case (origin/env.ts).
+  return template ? h('a', { href: template.replace(/\{trace_id\}/gi, encodeURIComponent(id)), target: '_blank', rel: 'noopener noreferrer' }, code) : code;
 }
 
 export async function historyScreen(view: HTMLElement): Promise<void> {

@@ -7,7 +7,7 @@ const me = defineRoute({
   method: 'get',
   path: '/',
   id: 'getMe',
-  summary: 'Who is calling: name, role, via, capabilities, data access, workspace, workspaces',
+  summary: 'Who is calling: name, role, via, capabilities, data access, workspace, workspaces, the trace viewer link',
   access: 'administrator',
   handler: async (c) => c.json(await describeCaller(c.get('deps'), c.get('caller'), c.get('workspace'))),
 });

@@ -16,6 +16,8 @@ export interface MeView {
   workspace: string;
   server_wide: boolean;
   workspaces: Array<{ name: string; role: AdminRole | null }>;
+  /** SLUICE_TRACE_URL, the trace viewer's link with `{trace_id}` in it: the console links a run's trace with it. */
+  trace_url: string | null;
 }
 
 export async function describeCaller(deps: AppDeps, caller: Caller, workspace: string): Promise<MeView> {
@@ -32,5 +34,6 @@ export async function describeCaller(deps: AppDeps, caller: Caller, workspace: s
       .filter((name) => maySee(caller, name))
       .sort()
       .map((name) => ({ name, role: roleIn(caller, name) })),
+    trace_url: deps.env.SLUICE_TRACE_URL ?? null,
   };
 }
