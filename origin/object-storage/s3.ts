@@ -11,6 +11,7 @@ import { bucketFailed } from './failure.ts';
 import { assertSafeKey, underPrefix } from './key.ts';
 import type { DestinationSettings, ObjectStore, ObjectWriteOptions, WrittenObject } from './types.ts';
 import type { BucketTarget } from './url.ts';
+import { NO_SPAN, type TraceSpan } from '../observability/tracing/span.ts';
 
 /**
  * One S3 client for the three bucket schemes: Amazon S3, Google Cloud
@@ -60,6 +61,33 @@ let presigner: Promise<typeof import('@aws-sdk/s3-request-presigner')> | undefin
 /** Only origins that hand out links to objects (stored results in a bucket) load the presigner. */
 const loadPresigner = () => (presigner ??= import('@aws-sdk/s3-request-presigner'));
 
+/**
+ * `client`, each part it uploads (a multipart upload's parts, or the one
+ * PutObject of a small object) traced as `sluice.upload.part` under the
+ * span its object's upload was given.
+ */
+function withPartSpans(client: S3Client, uploading: Map<string, TraceSpan>): S3Client {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { Key?: string; PartNumber?: number; Body?: unknown };
+      const parent = input.Key === undefined ? undefined : uploading.get(input.Key);
+      if (!parent || (context.commandName !== 'UploadPartCommand' && context.commandName !== 'PutObjectCommand')) return next(args);
+      const bytes = input.Body instanceof Uint8Array ? input.Body.byteLength : undefined;
+      const span = parent.child('sluice.upload.part', { 'sluice.part': input.PartNumber ?? 1, 'sluice.bytes': bytes }, 'client');
+      try {
+        return await next(args);
+      } catch (err) {
+        span.fail('connection_failed');
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+    { step: 'initialize', name: 'sluiceUploadPartSpans' },
+  );
+  return client;
+}
+
 const noCredentialChain = () => async (): Promise<never> => {
   throw new Error('A destination uses only the credentials it is given');
 };
@@ -104,9 +132,11 @@ export function createBucketStore(target: BucketTarget, settings: DestinationSet
     },
   };
   let client: S3Client | undefined;
+  /** The span of each upload under way, by its full key: each of its parts is traced under it. */
+  const uploading = new Map<string, TraceSpan>();
   const connect = async () => {
     const aws = await loadSdk();
-    client ??= new aws.S3Client(options);
+    client ??= withPartSpans(new aws.S3Client(options), uploading);
     return { aws, client };
   };
   const redact = createRedactor(password);
@@ -117,11 +147,20 @@ export function createBucketStore(target: BucketTarget, settings: DestinationSet
     await client.send(new aws.DeleteObjectCommand({ Bucket: target.bucket, Key: key }));
   }
 
-  async function put(key: string, source: AsyncIterable<Uint8Array>, { contentType, signal }: ObjectWriteOptions): Promise<WrittenObject> {
+  async function put(key: string, source: AsyncIterable<Uint8Array>, { contentType, signal, span }: ObjectWriteOptions): Promise<WrittenObject> {
     assertSafeKey(key);
     signal.throwIfAborted();
     const fullKey = underPrefix(target.prefix, key);
     const { aws, client } = await connect();
+    if (span && span !== NO_SPAN) uploading.set(fullKey, span);
+    try {
+      return await upload(aws, client, fullKey, source, { contentType, signal });
+    } finally {
+      uploading.delete(fullKey);
+    }
+  }
+
+  async function upload(aws: Sdk, client: S3Client, fullKey: string, source: AsyncIterable<Uint8Array>, { contentType, signal }: ObjectWriteOptions): Promise<WrittenObject> {
     const body = watchBody(source, signal);
     const upload = new aws.Upload({
       client,

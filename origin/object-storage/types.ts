@@ -1,3 +1,5 @@
+import type { TraceSpan } from '../observability/tracing/span.ts';
+
 /**
  * Object storage as exports use it: a destination's prefix (a bucket prefix
  * on S3, GCS or R2, or a local folder) that takes whole objects. An object
@@ -31,6 +33,8 @@ export interface ObjectWriteOptions {
   contentType: string;
   /** Aborting cancels the write and removes what was written. */
   signal: AbortSignal;
+  /** The run's span: each part uploaded to object storage is traced under it (`sluice.upload.part`). */
+  span?: TraceSpan;
 }
 
 /** A hidden temporary file where an object's bytes are written by someone else (DuckDB writing parquet). */

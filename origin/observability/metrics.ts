@@ -9,7 +9,8 @@ import { Counter, Gauge, Histogram, Registry, type RegistryContentType } from 'p
  */
 // Made OpenMetrics, as prom-client asks of a registry whose histograms keep exemplars, and switched to Prometheus text
 // once they are made (below): the format scrapers get unless they ask for OpenMetrics (renderMetrics).
-const registry = new Registry<RegistryContentType>(Registry.OPENMETRICS_CONTENT_TYPE);
+const registry = new Registry<RegistryContentType>();
+registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const SERIALIZATION_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];

@@ -9,6 +9,8 @@ import { type McpTool, toolsFor } from '../../services/mcp/tools.ts';
 import type { McpCall } from './call.ts';
 import { callConnectionsTool, callQueryTool, callSqlTool, callTablesTool } from './call-tools.ts';
 import type { McpSdk } from './sdk.ts';
+import { spanOf, withSpan } from '../../observability/request-context.ts';
+import { NO_SPAN, errorCode } from '../../observability/tracing/span.ts';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -64,7 +66,10 @@ export function createMcpServer(sdk: McpSdk, version: string, tools: SessionTool
  * refusal or failure is the tool's error, an unknown tool a protocol error
  * (thrown, an `McpError`).
  */
-export async function callTool(sdk: McpSdk, call: McpCall, tools: SessionTools, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+export async function callTool(sdk: McpSdk, untraced: McpCall, tools: SessionTools, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  // The tool's run goes under its span, which goes under the `/mcp` request's.
+  const span = spanOf(untraced.scope).child('sluice.mcp.tool', { 'sluice.mcp.tool.name': name });
+  const call = span === NO_SPAN ? untraced : { ...untraced, scope: withSpan(untraced.scope, span) };
   try {
     // A tool the caller's listing lacks (a built-in included: a key without connection grants runs no SQL) is unknown.
     const tool = await toolOf(call, tools, name);
@@ -74,7 +79,10 @@ export async function callTool(sdk: McpSdk, call: McpCall, tools: SessionTools, 
     if (!tool?.query) throw unknownTool(sdk, name);
     return await callQueryTool(call, tool.query, args, signal);
   } catch (err) {
+    span.fail(errorCode(err));
     return failure(sdk, call, name, err);
+  } finally {
+    span.end();
   }
 }
 

@@ -5,7 +5,8 @@ import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import { openObjectStore } from '../../object-storage/index.ts';
 import type { ObjectStore, ReservedFile, WrittenObject } from '../../object-storage/types.ts';
-import { NO_REQUEST } from '../../observability/request-context.ts';
+import { NO_REQUEST, withSpan } from '../../observability/request-context.ts';
+import { NO_SPAN, type TraceSpan, errorCode } from '../../observability/tracing/span.ts';
 import { type ExportRunRow, exportRuns, exports } from '../../store/schema/index.ts';
 import type { Value } from '../../values.ts';
 import { destinationForRun } from '../destinations/lookup.ts';
@@ -34,10 +35,24 @@ class NothingToWrite extends Error {}
  * checks the lease is still this run's. A failed, timed-out or killed run
  * leaves the watermark where it was, so the next run sends those rows again.
  */
-export async function runExport(deps: AppDeps, actor: Caller, name: string, { workspace }: { workspace?: string } = {}): Promise<ExportRunView> {
+export async function runExport(deps: AppDeps, actor: Caller, name: string, { workspace, parent = NO_SPAN }: { workspace?: string; parent?: TraceSpan } = {}): Promise<ExportRunView> {
   const row = await findExport(deps.store.db, name, { workspace });
   const fields = rowFields(row);
-  const { lease, run, from } = await startRun(deps, actor, row.id, name, fields);
+  const span = parent.child('sluice.export.run', { 'sluice.export': name, 'sluice.destination': fields.destination, 'sluice.format': fields.format });
+  try {
+    const view = await runUnderLease(deps, actor, { id: row.id, name, fields }, span);
+    span.set({ 'sluice.object': view.object ?? undefined, 'sluice.rows': view.rows, 'sluice.bytes': view.bytes ?? undefined });
+    return view;
+  } catch (err) {
+    span.fail(errorCode(err));
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+async function runUnderLease(deps: AppDeps, actor: Caller, { id, name, fields }: { id: number; name: string; fields: ExportFields }, span: TraceSpan): Promise<ExportRunView> {
+  const { lease, run, from } = await startRun(deps, actor, id, name, fields);
   const abort = new AbortController();
   const stopRenewing = keepLease(deps, lease, abort);
   const timeoutMs = (fields.timeout ?? deps.env.SLUICE_QUERY_TIMEOUT) * 1000;
@@ -51,7 +66,7 @@ export async function runExport(deps: AppDeps, actor: Caller, name: string, { wo
   });
   let outcome: Delivered;
   try {
-    outcome = await deliver(deps, actor, fields, { name, run, from, signal: abort.signal, timeoutMs, details: details(null, null) }, held);
+    outcome = await deliver(deps, actor, fields, { name, run, from, signal: abort.signal, timeoutMs, details: details(null, null), span }, held);
   } catch (err) {
     const reason = abort.signal.aborted && abort.signal.reason instanceof SluiceError ? abort.signal.reason : err;
     await finishRun(deps, lease, run, { error: failureMessage(reason) }, from);
@@ -120,6 +135,8 @@ interface DeliverInput {
   timeoutMs: number;
   /** What the run's history entry names if it fails before its object is written. */
   details: Record<string, unknown>;
+  /** The run's span: its statement, serialisation and each part uploaded go under it. */
+  span: TraceSpan;
 }
 
 /**
@@ -141,7 +158,7 @@ async function deliver(deps: AppDeps, actor: Caller, fields: ExportFields, input
       options: exportRowOptions(fields, input.timeoutMs),
       transport: 'export',
       signal: input.signal,
-      scope: NO_REQUEST,
+      scope: withSpan(NO_REQUEST, input.span),
       details: input.details,
       consumer: {
         valuesOnly: fields.incremental !== null,
@@ -165,8 +182,8 @@ async function deliver(deps: AppDeps, actor: Caller, fields: ExportFields, input
         return { object: await reserved.commit(input.signal), rows: stream.rows(), watermark: null };
       }
       const tracker = fields.incremental ? trackColumn(stream, fields.incremental.column) : null;
-      const { serializer, chunks } = await streamBytes(stream, fields.format);
-      const object = await store.put(key, unlessEmpty(chunks, stream, fields.skip_empty), { contentType: serializer.contentType, signal: input.signal });
+      const { serializer, chunks } = await streamBytes(stream, fields.format, input.span);
+      const object = await store.put(key, unlessEmpty(chunks, stream, fields.skip_empty), { contentType: serializer.contentType, signal: input.signal, span: input.span });
       return { object, rows: stream.rows(), watermark: tracker?.largest() ?? null };
     } catch (err) {
       if (err instanceof NothingToWrite) return { object: null, rows: 0, watermark: null };

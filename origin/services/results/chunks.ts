@@ -7,6 +7,7 @@ import type { ResultChunk } from '../../store/schema/index.ts';
 import type { Value } from '../../values.ts';
 import type { StreamBody, StreamRun } from '../run/engine.ts';
 import { chunkFile } from './folder.ts';
+import type { TraceSpan } from '../../observability/tracing/span.ts';
 
 /** Thrown into the writer when the result would pass SLUICE_RESULT_MAX_BYTES. */
 export class ResultTooLarge extends Error {}
@@ -17,6 +18,8 @@ export interface ChunkWriting {
   chunkRows: number;
   store: ObjectStore;
   signal: AbortSignal;
+  /** The result's run span: each chunk's upload parts go under it. */
+  span: TraceSpan;
   /** Bytes the result may still take before it passes SLUICE_RESULT_MAX_BYTES. */
   room: number;
   /** Called once each chunk is complete and in place, in order. */
@@ -77,7 +80,7 @@ async function writeNumbered<T>(pieces: AsyncIterable<T>, writing: ChunkWriting,
       const first = await source.next();
       if (first === null && index > 0) return;
       const chunk = cut(first, source);
-      const object = await writing.store.put(`${writing.id}/${chunkFile(index, writing.format)}`, capped(chunk.bytes, writing.room - used), { contentType, signal: writing.signal });
+      const object = await writing.store.put(`${writing.id}/${chunkFile(index, writing.format)}`, capped(chunk.bytes, writing.room - used), { contentType, signal: writing.signal, span: writing.span });
       used += object.bytes;
       await writing.written({ index, rows: chunk.rows(), bytes: object.bytes });
     }
@@ -113,7 +116,7 @@ async function placeFiles(body: Extract<StreamBody, { kind: 'file' }>, files: Re
         await reserved.discard();
       }
     } else {
-      object = await writing.store.put(key, fileBytes(file.path), { contentType, signal: writing.signal });
+      object = await writing.store.put(key, fileBytes(file.path), { contentType, signal: writing.signal, span: writing.span });
       await rm(file.path, { force: true });
     }
     await writing.written({ index, rows: file.rows, bytes: object.bytes });

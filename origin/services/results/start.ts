@@ -7,7 +7,7 @@ import type { Caller } from '../../access/caller.ts';
 import { ownerOf } from '../../access/owner.ts';
 import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
-import { NO_REQUEST, type RequestScope } from '../../observability/request-context.ts';
+import { NO_REQUEST, spanOf, withSpan, type RequestScope } from '../../observability/request-context.ts';
 import { type ResultChunk, type ResultRow, results } from '../../store/schema/index.ts';
 import type { ObjectStore } from '../../object-storage/types.ts';
 import type { RowOptions } from '../run/options.ts';
@@ -18,6 +18,7 @@ import { ResultTooLarge, writeChunks } from './chunks.ts';
 import { resultFolder } from './folder.ts';
 import { resultRunner } from './runner.ts';
 import { type ResultPlace, newResultPlace, openResultStore, removeResultChunks } from './storage.ts';
+import { type TraceSpan, errorCode } from '../../observability/tracing/span.ts';
 
 /** The formats a result is written in: those a stream takes. */
 export const RESULT_FORMATS = ['csv', 'tsv', 'ndjson', 'parquet'] as const;
@@ -69,7 +70,9 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
   const controller = new AbortController();
   const place = await newResultPlace(deps);
   const fields = { id, owner: ownerOf(request.caller), keyName: request.caller.key ? request.caller.name : null, format, chunkRows: request.chunkRows, origin: runner.holder, linkBase: request.linkBase, ...place };
-  const writing: Writing = { id, place, format, chunkRows: request.chunkRows, parts: null };
+  // Written after the request that asked for it has been answered: its span still goes under that request's.
+  const span = spanOf(request.scope).child('sluice.result.run', { 'sluice.result': id, 'sluice.format': format, 'sluice.destination': place.destination ?? 'local' });
+  const writing: Writing = { id, place, format, chunkRows: request.chunkRows, parts: null, span };
   const lease = sql`now() + make_interval(secs => ${deps.env.SLUICE_RESULT_LEASE})`;
   const pushable = format === 'parquet' && request.chunkRows >= PUSHED_CHUNK_ROWS && deps.env.SLUICE_STREAM_PUSHDOWN;
   /**
@@ -84,7 +87,7 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
       options,
       transport: 'result',
       signal: controller.signal,
-      scope: request.scope,
+      scope: withSpan(request.scope, span),
       details: { result: id },
       consumer: {
         valuesOnly: !pushable,
@@ -107,6 +110,8 @@ export async function startResult(deps: AppDeps, request: ResultRequest): Promis
     // Until the result is stored, a failure is the request's refusal.
     const refused = await Promise.race([isStored.then(() => null), answered.then(() => null, (err: unknown) => ({ err }))]);
     if (refused) {
+      span.fail(errorCode(refused.err));
+      span.end();
       release();
       throw refused.err;
     }
@@ -162,6 +167,8 @@ interface Writing {
   chunkRows: number;
   /** Where the database writes its own parquet files, once it was offered a folder. */
   parts: string | null;
+  /** `sluice.result.run`, ended by `finish`. */
+  span: TraceSpan;
 }
 
 /**
@@ -186,15 +193,21 @@ async function write(deps: AppDeps, writing: Writing, answer: StreamAnswer, sign
   let store: ObjectStore | undefined;
   try {
     store = await openResultStore(deps, writing.place);
+    let bytes = 0;
     await writeChunks(answer.run, {
       id,
       format,
       chunkRows,
       store,
       signal,
+      span: writing.span,
       room: deps.env.SLUICE_RESULT_MAX_BYTES - (await bytesHeld(deps, resultRunner(deps).holder, id)),
-      written: (chunk) => recordChunk(deps, id, chunk),
+      written: (chunk) => {
+        bytes += chunk.bytes;
+        return recordChunk(deps, id, chunk);
+      },
     });
+    writing.span.set({ 'sluice.rows': answer.run.rows(), 'sluice.bytes': bytes });
     await finish(deps, writing, { truncated: answer.run.capped() });
   } catch (err) {
     await answer.run.abandon();
@@ -231,7 +244,9 @@ async function recordChunk(deps: AppDeps, id: string, chunk: ResultChunk): Promi
  * A result's end: succeeded (kept SLUICE_RESULT_TTL seconds), or failed or
  * cancelled with its chunks removed. A result deleted meanwhile stays gone.
  */
-async function finish(deps: AppDeps, { id, place }: Writing, outcome: { truncated?: boolean; error?: unknown }): Promise<void> {
+async function finish(deps: AppDeps, { id, place, span }: Writing, outcome: { truncated?: boolean; error?: unknown }): Promise<void> {
+  if (outcome.error !== undefined) span.fail(errorCode(outcome.error));
+  span.end();
   const ttl = sql`now() + make_interval(secs => ${deps.env.SLUICE_RESULT_TTL})`;
   if (outcome.error === undefined) {
     await deps.store.db.update(results).set({ state: 'succeeded', truncated: outcome.truncated ?? false, finishedAt: sql`now()`, expiresAt: ttl, leaseExpires: null }).where(eq(results.id, id));

@@ -1,5 +1,6 @@
 import { configFileSchema } from '../../../services/config/file.ts';
 import { applyConfig } from '../../../services/config/index.ts';
+import { requestSpanOf } from '../../../http/request-scope.ts';
 import { listedWorkspace } from '../acting-workspace.ts';
 import { defineRoute } from '../contract.ts';
 import { flag, flagParam, readConfigBody } from './file-body.ts';
@@ -19,7 +20,7 @@ export const apply = defineRoute({
   parameters: [flag('prune', 'Delete managed objects the file lacks, in the sections it has'), flag('dry_run', 'Roll back: only the plan')],
   handler: async (c) => {
     const { file, sha256, read } = await readConfigBody(c);
-    const options = { workspace: listedWorkspace(c), prune: flagParam(c, 'prune'), dryRun: flagParam(c, 'dry_run'), sha256, read };
+    const options = { workspace: listedWorkspace(c), prune: flagParam(c, 'prune'), dryRun: flagParam(c, 'dry_run'), sha256, read, parent: requestSpanOf(c) };
     return c.json(await applyConfig(c.get('deps'), c.get('caller'), file, options));
   },
 });

@@ -2,6 +2,7 @@ import { badRequest } from '../../../errors.ts';
 import { queryParam } from '../../../services/discovery/operations.ts';
 import { listExportRuns } from '../../../services/exports/list.ts';
 import { runExport } from '../../../services/exports/run.ts';
+import { requestSpanOf } from '../../../http/request-scope.ts';
 import { listedWorkspace } from '../acting-workspace.ts';
 import { CREATED, defineRoute } from '../contract.ts';
 
@@ -20,7 +21,7 @@ export const run = defineRoute({
   locked: false,
   responses: CREATED,
   handler: async (c) => {
-    const run = await runExport(c.get('deps'), c.get('caller'), c.req.param('name'), { workspace: listedWorkspace(c) });
+    const run = await runExport(c.get('deps'), c.get('caller'), c.req.param('name'), { workspace: listedWorkspace(c), parent: requestSpanOf(c) });
     const { id, object, rows, bytes, watermark, status, started_at, finished_at } = run;
     return c.json({ id, object, rows, bytes, watermark, status, started_at, finished_at }, 201);
   },
