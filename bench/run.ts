@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- <scenario>...] [--rows N] [--runs N] [--seconds N] [--tag T] [--keep]`
  *
- * Runs the scenarios (those of the performance issue by default; `formats`, `drivers`, `export-s3`, `export-local`, `results`, `budgets`, `mcp`, `mongo-stream`, `console-load` and `peers` when named) and writes
+ * Runs the scenarios (those of the performance issue by default; `formats`, `drivers`, `export-s3`, `export-local`, `results`, `budgets`, `tracing`, `mcp`, `mongo-stream`, `console-load` and `peers` when named) and writes
  * bench/results/<date>-<scenario>[-<tag>].md and .json; a tag names what is measured (`pipe-export`, `no-arenas`).
  * Every figure is read against a baseline measured in the same run on the same machine. See bench/README.md.
  */
@@ -16,6 +16,7 @@ import { describeMachine } from './lib/machine.ts';
 import { ROOT } from './lib/process.ts';
 import { writeResult } from './lib/report.ts';
 import { budgets } from './scenarios/budgets.ts';
+import { tracing } from './scenarios/tracing.ts';
 import { consoleLoad } from './scenarios/console-load.ts';
 import { drivers } from './scenarios/drivers.ts';
 import { edgeCache } from './scenarios/edge-cache.ts';
@@ -37,7 +38,7 @@ import { streamPostgres } from './scenarios/stream-postgres.ts';
 /** Run when no scenario is named. */
 const DEFAULT: Scenario[] = [streamCsv, streamParquet, streamPostgres, smallQuery, pagedJson, savedQuery, edgeCache];
 /** Run only when named: the parts alone (serializers, driver cursors), the exports, stored results, budgets, the other engines' streams, the console's load and the peer servers. */
-const EXTRA: Scenario[] = [formats, drivers, exportS3, exportLocal, results, budgets, mcp, mongoStream, streamClickhouse, consoleLoad, peers];
+const EXTRA: Scenario[] = [formats, drivers, exportS3, exportLocal, results, budgets, tracing, mcp, mongoStream, streamClickhouse, consoleLoad, peers];
 const SCENARIOS = [...DEFAULT, ...EXTRA];
 
 const { values, positionals } = parseArgs({

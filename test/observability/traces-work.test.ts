@@ -70,6 +70,17 @@ describe('the exporter', () => {
     expect(receiver.requests[0]!.headers.authorization).toBe(`Bearer ${HEADER_TOKEN}`);
     await eventually(() => receiver.spans.some((span) => span.resource['service.name'] === 'sluice-work'));
   });
+
+  it('lists the tracing variables in GET /api/v1/settings, the headers as a secret', async () => {
+    const settings = await origin.call('GET', '/api/v1/settings', undefined, admin);
+    const section = settings.body.sections.find((entry: { id: string }) => entry.id === 'tracing');
+    const row = (variable: string) => section.rows.find((entry: { variable: string }) => entry.variable === variable);
+    expect(row('OTEL_EXPORTER_OTLP_HEADERS')).toMatchObject({ secret: true, value: 'configured', env_value: null });
+    expect(row('OTEL_EXPORTER_OTLP_ENDPOINT')).toMatchObject({ secret: false, value: receiver.url, source: 'env' });
+    expect(row('OTEL_EXPORTER_OTLP_PROTOCOL')).toMatchObject({ value: 'http/json', source: 'env' });
+    expect(row('OTEL_TRACES_SAMPLER')).toMatchObject({ value: 'parentbased_always_on', source: 'default' });
+    expect(row('SLUICE_TRACE_URL')).toMatchObject({ value: null, source: 'default' });
+  });
 });
 
 describe('an export run to S3', () => {
