@@ -5,7 +5,7 @@ import { memoByText } from '../text-memo.ts';
 import { countPushdownStream, observeSerialization, queryFinished, queryStarted } from './metrics.ts';
 import { type RequestScope, spanOf } from './request-context.ts';
 import { type QueryPlace, startQuerySpan } from './tracing/query-span.ts';
-import { errorCode, type TraceSpan } from './tracing/span.ts';
+import { errorCode } from './tracing/span.ts';
 
 export interface QueryStart {
   connection: string;
@@ -32,8 +32,6 @@ export interface QueryEnd {
 export interface ObservedQuery {
   /** The request the statement runs for, for lines written after the handler returned. */
   scope: RequestScope;
-  /** The statement's span (tracing/query-span.ts), for the pool wait under it. */
-  span: TraceSpan;
   /** Call exactly once, when the statement's rows are all read (or it failed). */
   end(outcome: QueryEnd): void;
 }
@@ -64,7 +62,6 @@ export function observeQuery(deps: Pick<AppDeps, 'env' | 'logger'>, scope: Reque
   let ended = false;
   return {
     scope,
-    span,
     end(outcome) {
       if (ended) return;
       ended = true;

@@ -14,17 +14,35 @@ export interface RequestScope {
 export const NO_REQUEST: RequestScope = Object.freeze({ request_id: '-', key: '-' });
 
 /**
- * `scope` naming `span`'s trace. The span itself rides along unlisted (not
- * enumerable): spread into a log line, a scope writes its ids, never the span.
+ * A scope naming its span's trace. The span rides along in a private field:
+ * spread into a log line, a scope writes its ids, never the span. (A class
+ * rather than a hidden property: defining one made each scope a slow
+ * dictionary object, on every request of a traced origin.)
  */
+class TracedScope implements RequestScope {
+  readonly request_id: string;
+  readonly key: string;
+  readonly trace_id: string;
+  readonly span_id: string;
+  readonly #span: TraceSpan;
+
+  constructor(scope: RequestScope, span: TraceSpan) {
+    this.request_id = scope.request_id;
+    this.key = scope.key;
+    this.trace_id = span.traceId;
+    this.span_id = span.spanId;
+    this.#span = span;
+  }
+
+  static spanOf(scope: RequestScope): TraceSpan {
+    return scope instanceof TracedScope ? scope.#span : NO_SPAN;
+  }
+}
+
+/** `scope` naming `span`'s trace; `scope` itself when nothing is traced. */
 export function withSpan(scope: RequestScope, span: TraceSpan): RequestScope {
-  if (span.traceId === '') return scope;
-  const traced: RequestScope = { ...scope, trace_id: span.traceId, span_id: span.spanId };
-  Object.defineProperty(traced, 'span', { value: span, enumerable: false });
-  return traced;
+  return span.traceId === '' ? scope : new TracedScope(scope, span);
 }
 
 /** The span work for `scope` goes under: its request's server span, or `NO_SPAN`. */
-export function spanOf(scope: RequestScope): TraceSpan {
-  return (scope as { span?: TraceSpan }).span ?? NO_SPAN;
-}
+export const spanOf = (scope: RequestScope): TraceSpan => TracedScope.spanOf(scope);

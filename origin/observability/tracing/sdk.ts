@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, type Span, type TextMapGetter, type Tracer, trace } from '@opentelemetry/api';
+import { type Context, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Span, type TextMapGetter, type Tracer, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -50,6 +50,8 @@ class SdkSpan implements TraceSpan {
   readonly traceId: string;
   readonly spanId: string;
   readonly sampled: boolean;
+  /** The context its children start in, made once: a request's span has half a dozen. */
+  #asParent: Context | undefined;
 
   constructor(
     private readonly span: Span,
@@ -62,8 +64,8 @@ class SdkSpan implements TraceSpan {
   }
 
   child(name: string, attributes: SpanAttributes = {}, kind: Kind = 'internal'): TraceSpan {
-    const parent = trace.setSpan(ROOT_CONTEXT, this.span);
-    return new SdkSpan(this.tracer.startSpan(name, { kind: KINDS[kind], attributes: defined(attributes) }, parent), this.tracer);
+    this.#asParent ??= trace.setSpan(ROOT_CONTEXT, this.span);
+    return new SdkSpan(this.tracer.startSpan(name, { kind: KINDS[kind], attributes: defined(attributes) }, this.#asParent), this.tracer);
   }
 
   set(attributes: SpanAttributes): void {
@@ -84,7 +86,11 @@ class SdkSpan implements TraceSpan {
   }
 }
 
+/** The attributes without the undefined ones (the SDK would warn of each), copied only when there are some. */
 function defined(attributes: SpanAttributes): Record<string, string | number | boolean> {
+  let complete = true;
+  for (const name in attributes) if (attributes[name] === undefined) complete = false;
+  if (complete) return attributes as Record<string, string | number | boolean>;
   const kept: Record<string, string | number | boolean> = {};
   for (const name in attributes) if (attributes[name] !== undefined) kept[name] = attributes[name];
   return kept;

@@ -3,11 +3,10 @@ import { REPLAYED_HEADERS } from '../../../shared/http/replayed-headers.ts';
 import type { AppDeps } from '../../deps.ts';
 import { responseCacheKey, responseEtag } from '../../cache/key.ts';
 import { type CacheEntry, type CacheMeta, type CachedResponse, secondsLeft } from '../../cache/response-cache.ts';
-import type { RequestScope } from '../../observability/request-context.ts';
+import { type RequestScope, spanOf } from '../../observability/request-context.ts';
 import { RedisUnavailable } from '../../redis/breaker.ts';
 import type { RowOptions } from './options.ts';
 import type { PageBody } from './page-body.ts';
-import { spanOf } from '../../observability/request-context.ts';
 
 /** A saved-query page run, resolved and checked, about to reach the database. */
 export interface CacheablePage {

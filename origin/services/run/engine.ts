@@ -3,7 +3,6 @@ import type { AppDeps } from '../../deps.ts';
 import { type ObservedQuery, observeQuery } from '../../observability/query-log.ts';
 import type { RequestScope } from '../../observability/request-context.ts';
 import type { QueryPlace } from '../../observability/tracing/query-span.ts';
-import type { TraceSpan } from '../../observability/tracing/span.ts';
 import type { Value } from '../../values.ts';
 import type { RowOptions } from './options.ts';
 import type { WindowedPage } from './window.ts';
@@ -53,8 +52,6 @@ export interface Begun {
   connection: string;
   dialect: RunDialect;
   scope: RequestScope;
-  /** The statement's span: a driver's wait for a session goes under it. */
-  span: TraceSpan;
   /** Counts the run in the connection's usage and the metrics; once, whatever calls it again. `error`: what failed it, if known. */
   end(ok: boolean, rows: number, capped?: boolean, error?: unknown): void;
 }
@@ -75,7 +72,6 @@ export function begin(deps: AppDeps, scope: RequestScope, run: { connection: str
     connection: run.connection,
     dialect: run.dialect,
     scope,
-    span: observed.span,
     end(ok, rows, capped = false, error) {
       if (ended) return;
       ended = true;

@@ -3,7 +3,7 @@ import type { Admission } from '../../access/usage.ts';
 import { refuseOverEstimate } from './budget.ts';
 import { pageSerialized } from '../../observability/query-log.ts';
 import { spanOf } from '../../observability/request-context.ts';
-import { inSpan } from '../../observability/tracing/span.ts';
+import { NO_SPAN, inSpan } from '../../observability/tracing/span.ts';
 import { cachedPage, isCacheable, type AnsweredPage } from './cache.ts';
 import type { PageRun, StreamRun } from './engine.ts';
 import { runDocumentPage, runDocumentStream } from './find.ts';
@@ -37,7 +37,9 @@ export async function run(deps: AppDeps, request: RunRequest): Promise<RunAnswer
     throw err;
   }
   await refuseOverEstimate(deps, request, prepared);
-  const admission = await inSpan(spanOf(request.scope), 'sluice.admission', { 'sluice.admission.check': 'caller' }, () => deps.callerUsage.admit(request.caller));
+  // Only a scoped key is admitted by anything (its concurrency, budget, quota and call count): no span for the others.
+  const admitting = request.caller.key ? spanOf(request.scope) : NO_SPAN;
+  const admission = await inSpan(admitting, 'sluice.admission', { 'sluice.admission.check': 'caller' }, () => deps.callerUsage.admit(request.caller));
   try {
     if (request.options.paging === null) return await streamAnswer(deps, request, prepared, admission);
     const page = await pageAnswer(deps, request, prepared);
