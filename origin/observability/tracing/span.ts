@@ -40,8 +40,11 @@ export const NO_SPAN: TraceSpan = Object.freeze({
 
 /** Runs `work` under a child span of `parent`, ended when it settles and failed with the code of what it throws. */
 export async function inSpan<T>(parent: TraceSpan, name: string, attributes: SpanAttributes | undefined, work: (span: TraceSpan) => Promise<T>): Promise<T> {
-  if (parent === NO_SPAN) return work(NO_SPAN);
-  const span = parent.child(name, attributes);
+  return parent === NO_SPAN ? work(NO_SPAN) : spanned(parent.child(name, attributes), work);
+}
+
+/** Runs `work` in `span`, made by the caller: ended when it settles, failed with the code of what it throws. */
+export async function spanned<T>(span: TraceSpan, work: (span: TraceSpan) => Promise<T>): Promise<T> {
   try {
     return await work(span);
   } catch (err) {

@@ -21,7 +21,7 @@ import { exportsSection } from './sections/exports.ts';
 import { queriesSection } from './sections/queries.ts';
 import { rolesSection } from './sections/roles.ts';
 import { givingWay, inApplyTransaction } from './transaction.ts';
-import { type TraceSpan, errorCode } from '../../observability/tracing/span.ts';
+import { type TraceSpan, spanned } from '../../observability/tracing/span.ts';
 
 /** Where a file goes: `workspace` is the one a workspace-scoped call is for (the file's own must then match). */
 export interface ConfigTarget {
@@ -84,16 +84,11 @@ function namesLeftOut(problem: ConfigProblem, leftOut: Set<string> | undefined):
 export async function applyConfig(deps: AppDeps, actor: Caller, file: ConfigFile, options: ApplyOptions = {}): Promise<ConfigPlan> {
   const attributes = { 'sluice.config.dry_run': options.dryRun ?? false, 'sluice.config.prune': options.prune ?? false };
   const span = options.parent ? options.parent.child('sluice.config.apply', attributes) : deps.tracing.startRoot('sluice.config.apply', attributes);
-  try {
+  return spanned(span, async () => {
     const plan = await applyInTransaction(deps, actor, file, options);
     span.set({ 'sluice.config.sha256': plan.sha256, 'sluice.config.changed': plan.changed });
     return plan;
-  } catch (err) {
-    span.fail(errorCode(err));
-    throw err;
-  } finally {
-    span.end();
-  }
+  });
 }
 
 async function applyInTransaction(deps: AppDeps, actor: Caller, file: ConfigFile, options: ApplyOptions): Promise<ConfigPlan> {

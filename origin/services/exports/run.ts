@@ -6,7 +6,7 @@ import { SluiceError } from '../../errors.ts';
 import { openObjectStore } from '../../object-storage/index.ts';
 import type { ObjectStore, ReservedFile, WrittenObject } from '../../object-storage/types.ts';
 import { NO_REQUEST, withSpan } from '../../observability/request-context.ts';
-import { NO_SPAN, type TraceSpan, errorCode } from '../../observability/tracing/span.ts';
+import { NO_SPAN, type TraceSpan, spanned } from '../../observability/tracing/span.ts';
 import { type ExportRunRow, exportRuns, exports } from '../../store/schema/index.ts';
 import type { Value } from '../../values.ts';
 import { destinationForRun } from '../destinations/lookup.ts';
@@ -39,16 +39,11 @@ export async function runExport(deps: AppDeps, actor: Caller, name: string, { wo
   const row = await findExport(deps.store.db, name, { workspace });
   const fields = rowFields(row);
   const span = parent.child('sluice.export.run', { 'sluice.export': name, 'sluice.destination': fields.destination, 'sluice.format': fields.format });
-  try {
+  return spanned(span, async () => {
     const view = await runUnderLease(deps, actor, { id: row.id, name, fields }, span);
     span.set({ 'sluice.object': view.object ?? undefined, 'sluice.rows': view.rows, 'sluice.bytes': view.bytes ?? undefined });
     return view;
-  } catch (err) {
-    span.fail(errorCode(err));
-    throw err;
-  } finally {
-    span.end();
-  }
+  });
 }
 
 async function runUnderLease(deps: AppDeps, actor: Caller, { id, name, fields }: { id: number; name: string; fields: ExportFields }, span: TraceSpan): Promise<ExportRunView> {
