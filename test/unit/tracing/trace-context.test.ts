@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import { formatTraceparent, parseTraceparent, randomHexId, sampledByRatio } from '../../../shared/tracing/trace-context.ts';
@@ -53,7 +53,7 @@ describe('sampling by ratio', () => {
       const sdk = new TraceIdRatioBasedSampler(ratio);
       for (let i = 0; i < 500; i++) {
         const traceId = randomHexId(16);
-        const decision = sdk.shouldSample(ROOT_CONTEXT, traceId, 'x', SpanKind.SERVER, {}, []).decision;
+        const decision = sdk.shouldSample(ROOT_CONTEXT, traceId).decision;
         expect(sampledByRatio(traceId, ratio), `${traceId} at ${ratio}`).toBe(decision === SamplingDecision.RECORD_AND_SAMPLED);
       }
     }
