@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { type TraceContext, formatTraceparent, parseTraceparent, randomHexId, sampledByRatio } from '../shared/tracing/trace-context.ts';
+import { type TraceContext, formatTraceparent, otlpPairs, otlpTracesUrl, parseTraceparent, randomHexId, sampledByRatio } from '../shared/tracing/trace-context.ts';
 import type { EdgeBindings } from './env.ts';
 import type { EdgeEnv } from './gate.ts';
 
@@ -45,12 +45,8 @@ export const traceEdge = createMiddleware<EdgeEnv>(async (c, next) => {
   );
 });
 
-/** The specification's rule: the traces endpoint as written, else `/v1/traces` under the base one. */
 function tracesUrl(env: EdgeBindings): string | null {
-  if (env.OTEL_SDK_DISABLED === 'true') return null;
-  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  return base ? `${base}${base.endsWith('/') ? '' : '/'}v1/traces` : null;
+  return env.OTEL_SDK_DISABLED === 'true' ? null : otlpTracesUrl(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, env.OTEL_EXPORTER_OTLP_ENDPOINT);
 }
 
 /** A new trace's sampling under the origin's variables (parent-based: a client's flag decided it otherwise). */
@@ -65,15 +61,8 @@ function sampledNew(env: EdgeBindings, traceId: string): boolean {
 function otlpHeaders(env: EdgeBindings): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const text of [env.OTEL_EXPORTER_OTLP_HEADERS, env.OTEL_EXPORTER_OTLP_TRACES_HEADERS]) {
-    for (const pair of (text ?? '').split(',')) {
-      const at = pair.indexOf('=');
-      if (at < 1) continue;
-      try {
-        headers[pair.slice(0, at).trim().toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
-      } catch {
-        // not URL-encoded: left out, as the origin refuses it at startup
-      }
-    }
+    // A value that is not URL-encoded is left out, as the origin refuses it at startup.
+    for (const { name, value } of otlpPairs(text)) if (value !== null) headers[name.toLowerCase()] = value;
   }
   return headers;
 }

@@ -58,3 +58,36 @@ export function sampledByRatio(traceId: string, ratio: number): boolean {
   for (let position = 0; position < 32; position += 8) accumulation = (accumulation ^ parseInt(traceId.slice(position, position + 8), 16)) >>> 0;
   return accumulation < Math.floor(ratio * 0xffffffff);
 }
+
+/**
+ * Where spans go, by the OpenTelemetry specification's rule: the traces
+ * endpoint as written, else `/v1/traces` under the base endpoint; null
+ * when neither is set.
+ */
+export function otlpTracesUrl(tracesEndpoint: string | undefined, baseEndpoint: string | undefined): string | null {
+  if (tracesEndpoint) return tracesEndpoint;
+  return baseEndpoint ? `${baseEndpoint}${baseEndpoint.endsWith('/') ? '' : '/'}v1/traces` : null;
+}
+
+/**
+ * The pairs of an OTLP `name=value,...` list (exporter headers, resource
+ * attributes): each name trimmed, its value URL-decoded, or null when it is
+ * not URL-encoded text (`raw` is the value as written); a pair without a
+ * name is left out.
+ */
+export function otlpPairs(text: string | undefined): { name: string; value: string | null; raw: string }[] {
+  const pairs: { name: string; value: string | null; raw: string }[] = [];
+  for (const pair of (text ?? '').split(',')) {
+    const at = pair.indexOf('=');
+    if (at < 1) continue;
+    const raw = pair.slice(at + 1).trim();
+    let value: string | null;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      value = null;
+    }
+    pairs.push({ name: pair.slice(0, at).trim(), value, raw });
+  }
+  return pairs;
+}

@@ -11,6 +11,7 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
+import { otlpPairs } from '../../../shared/tracing/trace-context.ts';
 import type { SpanAttributes, SpanKind as Kind, TraceSpan } from './span.ts';
 import { type Tracing, type TracingEnv, tracesUrl } from './tracing.ts';
 
@@ -124,15 +125,5 @@ function sampler(env: TracingEnv): Sampler {
 
 /** `OTEL_RESOURCE_ATTRIBUTES`: `key=value` pairs separated by commas, values URL-encoded. */
 function resourceAttributes(text: string | undefined): Record<string, string> {
-  const attributes: Record<string, string> = {};
-  for (const pair of (text ?? '').split(',')) {
-    const at = pair.indexOf('=');
-    if (at < 1) continue;
-    try {
-      attributes[pair.slice(0, at).trim()] = decodeURIComponent(pair.slice(at + 1).trim());
-    } catch {
-      attributes[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
-    }
-  }
-  return attributes;
+  return Object.fromEntries(otlpPairs(text).map(({ name, value, raw }) => [name, value ?? raw]));
 }

@@ -1,3 +1,4 @@
+import { otlpTracesUrl } from '../../../shared/tracing/trace-context.ts';
 import type { Env } from '../../env.ts';
 import { NO_SPAN, type SpanAttributes, type TraceSpan } from './span.ts';
 
@@ -47,9 +48,7 @@ export function tracingOn(env: TracingEnv): boolean {
 
 /** Where spans go: the traces endpoint as written, else `/v1/traces` under the base endpoint (the specification's rule). */
 export function tracesUrl(env: TracingEnv): string {
-  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT!;
-  return `${base}${base.endsWith('/') ? '' : '/'}v1/traces`;
+  return otlpTracesUrl(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, env.OTEL_EXPORTER_OTLP_ENDPOINT)!;
 }
 
 export async function openTracing(env: TracingEnv, version: string): Promise<Tracing> {

@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
-import { formatTraceparent, parseTraceparent, randomHexId, sampledByRatio } from '../../../shared/tracing/trace-context.ts';
+import { formatTraceparent, otlpPairs, otlpTracesUrl, parseTraceparent, randomHexId, sampledByRatio } from '../../../shared/tracing/trace-context.ts';
 
 /** W3C Trace Context as the edge reads and writes it (shared/tracing/trace-context.ts). */
 
@@ -57,5 +57,23 @@ describe('sampling by ratio', () => {
         expect(sampledByRatio(traceId, ratio), `${traceId} at ${ratio}`).toBe(decision === SamplingDecision.RECORD_AND_SAMPLED);
       }
     }
+  });
+});
+
+describe('the OTLP variables both runtimes read', () => {
+  it('sends spans to the traces endpoint as written, else to /v1/traces under the base one', () => {
+    expect(otlpTracesUrl('http://c:4318/custom', 'http://other:4318')).toBe('http://c:4318/custom');
+    expect(otlpTracesUrl(undefined, 'http://c:4318')).toBe('http://c:4318/v1/traces');
+    expect(otlpTracesUrl(undefined, 'http://c:4318/base/')).toBe('http://c:4318/base/v1/traces');
+    expect(otlpTracesUrl(undefined, undefined)).toBeNull();
+  });
+
+  it('reads name=value lists with URL-encoded values, naming a value that is not', () => {
+    expect(otlpPairs(' authorization = Bearer%20abc ,x=1,=nameless,novalue,bad=%E0%A4%A')).toEqual([
+      { name: 'authorization', value: 'Bearer abc', raw: 'Bearer%20abc' },
+      { name: 'x', value: '1', raw: '1' },
+      { name: 'bad', value: null, raw: '%E0%A4%A' },
+    ]);
+    expect(otlpPairs(undefined)).toEqual([]);
   });
 });
