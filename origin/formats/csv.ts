@@ -22,6 +22,11 @@ function cell(v: Value): string {
   return v === null || v === undefined ? '' : field(valueText(v));
 }
 
+/** Cells already as text (null: NULL) as one csv line without its line end, written as the serializer writes them (MCP tool answers). */
+export function csvLine(cells: readonly (string | null)[]): string {
+  return cells.map((text) => (text === null ? '' : field(text))).join(',');
+}
+
 export const csv: Serializer = {
   contentType: 'text/csv; charset=utf-8',
   extension: 'csv',

@@ -21,6 +21,11 @@ function cell(v: Value): string {
   return v === null || v === undefined ? '' : tsvEscape(valueText(v));
 }
 
+/** Cells already as text (null: NULL) as one tsv line without its line end, written as the serializer writes them (MCP tool answers). */
+export function tsvLine(cells: readonly (string | null)[]): string {
+  return cells.map((text) => (text === null ? '' : tsvEscape(text))).join('\t');
+}
+
 export const tsv: Serializer = {
   contentType: 'text/tab-separated-values; charset=utf-8',
   extension: 'tsv',

@@ -40,6 +40,21 @@ describe('the bytes of an MCP answer', () => {
     expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(MAX_BYTES);
   }, 120_000);
 
+  it('cuts a csv answer to fit too: whole lines, in order, the header kept, and says what was left out', async () => {
+    const result = await mcp.client.call('execute_sql', { connection_name: mcp.env.pg, sql: "select i, repeat('y', 10000) as pad from generate_series(1, 300) i order by i", format: 'csv' });
+    const content = result.structuredContent as { columns: string[]; rows: unknown[][]; row_count: number; truncated: boolean; note: string; size: { bytes: number } };
+    expect(content.truncated).toBe(true);
+    expect(content.columns).toEqual(['i', 'pad']);
+    expect(content.rows.length).toBeGreaterThan(10);
+    expect(content.rows.length).toBeLessThan(300);
+    expect(content.rows.map((row) => row[0])).toEqual(content.rows.map((_, index) => index + 1));
+    expect(content.note).toMatch(/^Only the first \d+ rows are returned \(the limit here is 1048576 bytes, SLUICE_MCP_MAX_BYTES\); the rows after them were left out\./);
+    const text = (result.content[1] as { text: string }).text;
+    expect(text.split('\r\n')).toEqual(['i,pad', ...content.rows.map((row) => `${row[0]},${row[1]}`), '']);
+    expect(content.size.bytes).toBe(Buffer.byteLength(text));
+    expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(MAX_BYTES);
+  }, 120_000);
+
   it('leaves a small answer whole', async () => {
     const result = await mcp.client.call('execute_sql', { connection_name: mcp.env.pg, sql: 'select id, title from films order by id' });
     expect(result.structuredContent).toMatchObject({ row_count: 3, truncated: false });

@@ -53,6 +53,16 @@ describe('a tool call on the direct path', () => {
     expect(fromDirect.result.structuredContent.rows).toHaveLength(3);
   });
 
+  it('answers a csv call as the SDK does: the same text and compact structured rows', async () => {
+    const args = { connection_name: mcp.env.pg, sql: "select id, title, 'it''s \"quoted\"\n' as note from films order by id", format: 'csv' };
+    const fromDirect = await (await post(toolCall('direct-csv', 'execute_sql', args))).json();
+    const fromSdk = await (await post([toolCall('sdk-csv', 'execute_sql', args)])).json();
+    expect(fromDirect).toEqual({ ...fromSdk, id: 'direct-csv' });
+    expect(fromDirect.result.content[1].text).toBe('id,title,note\r\n1,Alpha,"it\'s ""quoted""\n"\r\n2,Beta,"it\'s ""quoted""\n"\r\n3,Gamma,"it\'s ""quoted""\n"\r\n');
+    expect(fromDirect.result.structuredContent).toMatchObject({ columns: ['id', 'title', 'note'], row_count: 3, truncated: false });
+    expect(fromDirect.result.structuredContent.rows[0]).toEqual([1, 'Alpha', 'it\'s "quoted"\n']);
+  });
+
   it('answers an unknown tool with the same protocol error as the SDK (-32602)', async () => {
     const direct = await (await post(toolCall('direct-2', 'no_such_tool', {}))).json();
     const fromSdk = await (await post([toolCall('sdk-2', 'no_such_tool', {})])).json();

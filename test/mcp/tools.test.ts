@@ -95,7 +95,7 @@ describe('the tools of each caller', () => {
     expect(new RegExp(typed.properties.title.pattern).test('beta')).toBe(false);
     expect(typed.properties.mode).toEqual({ type: 'string', enum: ['a', 'b'], default: 'a' });
     expect(typed.required).toEqual(['id']);
-    expect(Object.keys((find(CLAIMED).inputSchema as any).properties)).toEqual(['id', 'dry_run']);
+    expect(Object.keys((find(CLAIMED).inputSchema as any).properties)).toEqual(['id', 'dry_run', 'format']);
     expect(typed.properties.dry_run).toMatchObject({ type: 'boolean' });
     expect(find(FILMS).description).toContain('Every film');
     expect(find(FILMS).annotations?.readOnlyHint).toBe(true);

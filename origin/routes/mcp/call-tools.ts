@@ -9,6 +9,7 @@ import type { RunAnswer, RunSource } from '../../services/run/request.ts';
 import { dryRun } from '../../services/run/dry-run.ts';
 import { run } from '../../services/run/run.ts';
 import { type WholeAnswer, wholeAnswer } from '../../services/mcp/whole-answer.ts';
+import { FORMAT_PROBLEM, TOOL_FORMATS, type ToolFormat, formattedRows } from '../../services/mcp/formatted-rows.ts';
 import { SluiceError } from '../../errors.ts';
 import type { McpCall } from './call.ts';
 
@@ -23,28 +24,41 @@ import type { McpCall } from './call.ts';
  * request itself. Runs are recorded with `transport: mcp`.
  */
 
-/** A saved query's tool: `connection_name` and `dry_run` are the request options they are on `/q`; every other argument is a parameter. */
+/**
+ * A saved query's tool: `connection_name` and `dry_run` are the request
+ * options they are on `/q`, `format` how the rows are answered (reserved
+ * names, never parameters); every other argument is a parameter.
+ */
 export async function callQueryTool(call: McpCall, query: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
   const { deps, caller } = call;
-  const { connection_name: connection, dry_run: dry, ...supplied } = args;
-  if (connection !== undefined && (typeof connection !== 'string' || connection === '')) {
-    return errorResult('Invalid arguments', { errors: { connection_name: 'must be the name of a connection' } });
-  }
-  if (dry !== undefined && typeof dry !== 'boolean') return errorResult('Invalid arguments', { errors: { dry_run: 'must be true or false' } });
+  const { connection_name, dry_run, format, ...supplied } = args;
+  const parsed = queryOptions.safeParse({ connection_name, dry_run, format });
+  if (!parsed.success) return errorResult('Invalid arguments', { errors: problemsOf(parsed.error) });
+  const { connection_name: connection, dry_run: dry } = parsed.data;
   const options = mcpRowOptions(deps.env, caller);
   const source: RunSource = { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken: call.signInToken };
   if (dry) return dryRunResult(call, source, options, signal);
-  const page = await pageOf(call, source, options, signal);
+  const page = await pageOf(call, source, options, signal, parsed.data.format);
   const fetchAll = () => `GET ${streamUrl(call, page.query, supplied, connection)} with your key`;
   const whole = page.truncated ? await wholeAnswerOf(call, { ...source, version: page.version ?? undefined }, signal) : null;
   return rowsResult(`${page.query} (version ${page.version})`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll, whole });
 }
+
+/** How the rows are answered (services/mcp/formatted-rows.ts). */
+const formatArgument = z.enum(TOOL_FORMATS, { error: FORMAT_PROBLEM }).default('json');
+
+const queryOptions = z.object({
+  connection_name: z.string({ error: 'must be the name of a connection' }).min(1, 'must be the name of a connection').optional(),
+  dry_run: z.boolean({ error: 'must be true or false' }).optional(),
+  format: formatArgument,
+});
 
 const sqlArguments = z.strictObject({
   sql: z.string({ error: 'is required: one read statement' }).min(1, 'is required: one read statement'),
   connection_name: z.string({ error: 'is required' }).min(1, 'is required'),
   params: z.record(z.string(), z.unknown(), { error: 'must be an object of marker values' }).optional(),
   dry_run: z.boolean({ error: 'must be true or false' }).optional(),
+  format: formatArgument,
 });
 
 /** `execute_sql`: ad-hoc SQL as `/execute_sql` runs it, on a connection the caller is granted, and never a write. */
@@ -56,7 +70,7 @@ export async function callSqlTool(call: McpCall, args: Record<string, unknown>, 
   const options = mcpRowOptions(deps.env, caller);
   const source: RunSource = { kind: 'sql', sql, params: params ?? {}, connection };
   if (parsed.data.dry_run) return dryRunResult(call, source, options, signal, { readOnly: true });
-  const page = await pageOf(call, source, options, signal, { readOnly: true });
+  const page = await pageOf(call, source, options, signal, parsed.data.format, { readOnly: true });
   const fetchAll = () => `POST ${call.mainUrl('/execute_sql?stream=true&format=ndjson')} with your key and the same sql, params and connection_name`;
   const whole = page.truncated ? await wholeAnswerOf(call, source, signal) : null;
   return rowsResult(`SQL on ${connection}`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll, whole });
@@ -92,21 +106,23 @@ async function dryRunResult(call: McpCall, source: RunSource, options: RowOption
 type ToolPage = Pick<RowsOutcome, 'rows' | 'truncated' | 'leftOut' | 'cutAtBytes'> & { query: string; version: number | null };
 
 /**
- * One page of the source's rows as an MCP tool takes them: JSON objects (an
- * empty result's page is `{message}`), whether more rows exist, how many,
- * and whether its byte budget cut it, read from the page's own headers,
- * which a cached page keeps.
+ * One page of the source's rows as an MCP tool takes them: a JSON page (an
+ * empty result's is `{message}`) written again in the call's format, whether
+ * more rows exist, how many, and whether its byte budget cut it, read from
+ * the page's own headers, which a cached page keeps. Whatever the format,
+ * the run reads a JSON page: the tool's structured rows come from it, and
+ * its page is cached once for every format.
  */
-async function pageOf(call: McpCall, source: RunSource, options: RowOptions, signal: AbortSignal, { readOnly = false } = {}): Promise<ToolPage> {
+async function pageOf(call: McpCall, source: RunSource, options: RowOptions, signal: AbortSignal, format: ToolFormat, { readOnly = false } = {}): Promise<ToolPage> {
   const { deps, caller } = call;
   const answer: RunAnswer = await run(deps, { caller, source, options, transport: 'mcp', signal, scope: call.scope, readOnly });
   if (answer.kind !== 'page') throw new Error('an MCP tool reads one page');
-  const body: unknown = answer.body === null ? null : JSON.parse(Buffer.from(answer.body).toString('utf8'));
+  const body = answer.body === null ? '' : Buffer.from(answer.body).toString('utf8');
   const headers = new Map(Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]));
   const shape = pageShape((name) => headers.get(name.toLowerCase()));
   const cutAtBytes = shape.cutAtBytes !== null;
   return {
-    rows: Array.isArray(body) ? body : [],
+    rows: formattedRows(format, body),
     truncated: shape.hasMore,
     leftOut: cutAtBytes ? null : shape.leftOut,
     cutAtBytes,

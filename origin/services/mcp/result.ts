@@ -1,10 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LeftOut } from '../run/window.ts';
+import type { FormattedRows } from './formatted-rows.ts';
 import type { WholeAnswer } from './whole-answer.ts';
 
 /** Rows a tool call read, at most `cap` of them. */
 export interface RowsOutcome {
-  rows: Record<string, unknown>[];
+  rows: FormattedRows;
   /** More rows exist than were returned. */
   truncated: boolean;
   /** How many, when counted. */
@@ -31,31 +32,39 @@ function leftOutText(leftOut: LeftOut | null): string {
 }
 
 /**
- * A tool's rows for an agent: `structuredContent` holds them (`rows`,
- * `row_count`, `truncated`, and when cut `rows_left_out` (a number, or
- * `"more than N"`), a `note` and `fetch_all`); the text
- * content is a short summary, then the same rows as JSON for clients that
- * only pass text on (the MCP specification asks for both). Rows are left
- * out from the end until the whole answer fits in `maxBytes`.
+ * The size of a rows text item, so an agent can choose a smaller page or
+ * format next time: its UTF-8 bytes, and tokens estimated as a quarter of
+ * them (an estimate: tokenizers differ, and digits or punctuation take more).
+ */
+export function textSize(text: string): { bytes: number; estimated_tokens: number } {
+  const bytes = Buffer.byteLength(text);
+  return { bytes, estimated_tokens: Math.ceil(bytes / 4) };
+}
+
+/**
+ * A tool's rows for an agent: `structuredContent` holds them (`rows`, or
+ * `columns` and `rows` as arrays in a compact format, `row_count`,
+ * `truncated`, and when cut `rows_left_out` (a number, or `"more than
+ * N"`), a `note` and `fetch_all`; `size`); the text content is a short
+ * summary, then the same rows in the call's format for clients that only
+ * pass text on (the MCP specification asks for both). Rows are left out
+ * from the end until the whole answer fits in `maxBytes`.
  */
 export function rowsResult(what: string, outcome: RowsOutcome): CallToolResult {
   const budget = outcome.maxBytes - ENVELOPE_BYTES;
-  const rowsText = JSON.stringify(outcome.rows);
-  let result = buildRows(what, outcome, rowsText);
-  if (!outcome.truncated && surelyFits(rowsText, what, budget)) return result;
+  const { rows } = outcome;
+  const rowsText = rows.text(rows.count);
+  let result = buildRows(what, outcome, rows.count, rowsText);
+  if (!outcome.truncated && surelyFits(rowsText, rows.structuredBytes(), what, budget)) return result;
   let over = answerBytes(result) - budget;
   if (over <= 0) return result;
-  // Each row is in the answer twice: as JSON, and as JSON inside the text's string.
-  const costs = outcome.rows.map((row) => {
-    const json = JSON.stringify(row);
-    return Buffer.byteLength(json) + Buffer.byteLength(JSON.stringify(json)) + 2;
-  });
-  let kept = outcome.rows.length;
+  const costs = rows.rowCosts();
+  let kept = rows.count;
   while (over > 0) {
     while (over > 0 && kept > 0) over -= costs[--kept];
-    const dropped = outcome.rows.length - kept;
+    const dropped = rows.count - kept;
     const leftOut = outcome.leftOut && !outcome.cutAtBytes ? { rows: outcome.leftOut.rows + dropped, more: outcome.leftOut.more } : null;
-    result = buildRows(what, { ...outcome, rows: outcome.rows.slice(0, kept), truncated: true, cutAtBytes: true, leftOut });
+    result = buildRows(what, { ...outcome, truncated: true, cutAtBytes: true, leftOut }, kept, rows.text(kept));
     over = answerBytes(result) - budget;
     // The note itself no longer fits: nothing more to leave out.
     if (kept === 0) break;
@@ -66,16 +75,15 @@ export function rowsResult(what: string, outcome: RowsOutcome): CallToolResult {
 const answerBytes = (result: CallToolResult): number => Buffer.byteLength(JSON.stringify(result));
 
 /**
- * Whether a whole answer fits without measuring it: its rows once as JSON and
- * once as a JSON string (escaping makes a byte at most six), the summary as a
- * string, and the fixed keys around them.
+ * Whether a whole answer fits without measuring it: its structured rows,
+ * its rows text as a JSON string (escaping makes a byte at most six), the
+ * summary as a string, and the fixed keys around them.
  */
-function surelyFits(rowsText: string, what: string, budget: number): boolean {
-  return 7 * Buffer.byteLength(rowsText) + 6 * Buffer.byteLength(what) + 512 <= budget;
+function surelyFits(rowsText: string, structuredBytes: number, what: string, budget: number): boolean {
+  return structuredBytes + 6 * Buffer.byteLength(rowsText) + 6 * Buffer.byteLength(what) + 512 <= budget;
 }
 
-function buildRows(what: string, outcome: RowsOutcome, rowsText = JSON.stringify(outcome.rows)): CallToolResult {
-  const count = outcome.rows.length;
+function buildRows(what: string, outcome: RowsOutcome, count: number, rowsText: string): CallToolResult {
   const limit = outcome.cutAtBytes ? `${outcome.maxBytes} bytes, SLUICE_MCP_MAX_BYTES` : String(outcome.cap);
   const returned = count === 0 ? `No row is returned (the first alone passes the limit here, ${limit})` : `Only the first ${plural(count, 'row')} are returned (the limit here is ${limit})`;
   const fetchAll = outcome.truncated ? outcome.fetchAll() : null;
@@ -89,11 +97,12 @@ function buildRows(what: string, outcome: RowsOutcome, rowsText = JSON.stringify
       ...(whole ? [wholeLink(whole)] : []),
     ],
     structuredContent: {
-      rows: outcome.rows,
+      ...outcome.rows.structured(count),
       row_count: count,
       truncated: outcome.truncated,
       ...(note ? { rows_left_out: leftOutValue(outcome.leftOut), note, fetch_all: fetchAll } : {}),
       ...(whole ? { result: { id: whole.id, url: whole.url, expires_at: whole.expires_at, format: whole.format } } : {}),
+      size: textSize(rowsText),
     },
   };
 }

@@ -4,6 +4,8 @@ import type { Caller } from '../../access/caller.ts';
 import type { AppDeps } from '../../deps.ts';
 import { discoverQueries } from '../discovery/reachable.ts';
 import { type JsonSchema, paramsSchema } from '../discovery/parameter-schema.ts';
+import { allowedValues } from './allowed-values.ts';
+import { TOOL_FORMATS } from './formatted-rows.ts';
 import { type BuiltinTool, toolName } from './names.ts';
 
 /** `saved_query`: a published saved query; `ad_hoc`: SQL the caller writes; `schema`: browsing connections. */
@@ -25,10 +27,19 @@ export interface McpTool {
 
 const CONNECTION_NAME: JsonSchema = { type: 'string', minLength: 1, description: 'The connection to run on (list_connections names them)' };
 
-/** `dry_run` is a reserved name: never a parameter of a saved query. */
+/** `dry_run` and `format` are reserved names (shared/parameters/types.ts): never parameters of a saved query. */
 const DRY_RUN: JsonSchema = {
   type: 'boolean',
   description: "true: run nothing; answer what the run would do and the database planner's estimate of its rows and cost, and whether your key's budget would refuse it",
+};
+
+const FORMAT: JsonSchema = {
+  type: 'string',
+  enum: [...TOOL_FORMATS],
+  default: 'json',
+  description:
+    'How the rows are written in the text content: json (objects), csv, tsv or markdown (a table). ' +
+    'Other than json, structuredContent names the columns once and gives each row as an array; csv and tsv take about half the bytes of json',
 };
 
 /**
@@ -37,10 +48,11 @@ const DRY_RUN: JsonSchema = {
  * `/openapi.json` (drafts never), then the three built-in tools when it may
  * run ad-hoc SQL somewhere. Parameters from the caller's sign-in token
  * (`from_claim`) are never arguments. A query with no default connection
- * takes `connection_name` as an argument; every run tool takes `dry_run`.
+ * takes `connection_name` as an argument; every run tool takes `dry_run`
+ * and `format`; a description names its parameters' allowed values.
  * Sorted by query name, then the built-ins.
  */
-export async function toolsFor(deps: Pick<AppDeps, 'store' | 'env'>, caller: Caller, maxRows: number): Promise<McpTool[]> {
+export async function toolsFor(deps: AppDeps, caller: Caller, maxRows: number): Promise<McpTool[]> {
   const queries = await discoverQueries(deps, caller);
   const tools: McpTool[] = queries.map((q) => {
     const schema = paramsSchema(q.rules ?? {}, q.undeclared) as JsonSchema & { type: 'object'; properties: Record<string, JsonSchema>; required?: string[] };
@@ -48,10 +60,11 @@ export async function toolsFor(deps: Pick<AppDeps, 'store' | 'env'>, caller: Cal
       schema.properties = { ...schema.properties, connection_name: CONNECTION_NAME };
       schema.required = [...(schema.required ?? []), 'connection_name'];
     }
-    schema.properties = { ...schema.properties, dry_run: DRY_RUN };
+    const allowed = allowedValues(schema.properties);
+    schema.properties = { ...schema.properties, dry_run: DRY_RUN, format: FORMAT };
     return {
       name: toolName(q.name),
-      description: `${sentence(q.description) ?? `Runs the saved query "${q.name}".`} Returns at most ${maxRows} rows.`,
+      description: `${sentence(q.description) ?? `Runs the saved query "${q.name}".`} Returns at most ${maxRows} rows.${allowed ? ` ${allowed}` : ''}`,
       kind: 'saved_query',
       inputSchema: schema,
       readOnly: !(q.write && canWrite(deps.env, caller, q)),
@@ -118,6 +131,7 @@ function builtinTools(maxRows: number): McpTool[] {
           connection_name: CONNECTION_NAME,
           params: { type: 'object', description: 'Values of the :name markers', additionalProperties: true },
           dry_run: DRY_RUN,
+          format: FORMAT,
         },
         required: ['sql', 'connection_name'],
         additionalProperties: false,
