@@ -104,6 +104,8 @@ export const envSchema = z.object({
   SLUICE_REQUIRE_LEAST_PRIVILEGE: flag.default(false),
   SLUICE_QUERY_TIMEOUT: seconds(30),
   SLUICE_MAX_PAGE_SIZE: wholeNumber(1000, { min: 1 }),
+  /** Distinct values a parameter's values_query (or values_field) may list; more is refused on save and at refresh. */
+  SLUICE_VALUES_MAX: wholeNumber(1000, { min: 1, max: 100_000 }),
   SLUICE_POOL_SIZE: wholeNumber(5),
   /** Sessions per connection setting open at once, busy and idle; callers past it wait their turn. Unset: 10, or SLUICE_POOL_SIZE when that is larger. */
   SLUICE_POOL_MAX: optionalText.pipe(z.string().regex(/^[1-9]\d*$/, 'must be a whole number of at least 1').transform(Number).optional()),

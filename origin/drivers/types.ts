@@ -254,6 +254,8 @@ export interface DocumentDriver extends ConnectionDriver {
    * signal and `close()` end the server's cursor.
    */
   find(request: DocumentRequest): Promise<DocumentCursor>;
+  /** The distinct values of one field in a collection (a parameter's `values_field`), under the server's time limit. */
+  distinct(request: { collection: string; field: string; timeoutMs: number }): Promise<Value[]>;
 }
 
 /** Any connection type's driver. */

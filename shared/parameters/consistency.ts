@@ -6,7 +6,7 @@
 import { checkRules } from './check.ts';
 import { fromJson } from './convert.ts';
 import type { RuleFields } from './rule-fields.ts';
-import { hasNumberRules, hasTextRules, valueKind, type ParameterRule } from './types.ts';
+import { hasNumberRules, hasTextRules, listsValues, valueKind, type ParameterRule } from './types.ts';
 
 const NUMBER_RULES = ['min', 'max'] as const;
 const TEXT_RULES = ['min_length', 'max_length', 'pattern'] as const;
@@ -43,6 +43,19 @@ function bounds(fields: RuleFields): string[] {
   }
   if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) {
     problems.push('min_length must not be greater than max_length');
+  }
+  return problems;
+}
+
+function listing(fields: RuleFields): string[] {
+  const problems: string[] = [];
+  if (fields.values_query !== undefined && fields.values_field !== undefined) {
+    problems.push('values_query (SQL queries) and values_field (mongo queries) cannot be combined');
+  }
+  if (listsValues(fields)) {
+    if (fields.from_claim !== undefined) problems.push('a from_claim parameter cannot list values (its value comes from the sign-in token)');
+  } else if (fields.values_ttl !== undefined) {
+    problems.push('values_ttl applies only with values_query or values_field');
   }
   return problems;
 }
@@ -91,7 +104,7 @@ function givenValues(rule: ParameterRule): { rule: ParameterRule; problems: stri
  * unreadable, so the default and enum items are not judged against a guess.
  */
 export function finishRule(fields: RuleFields, typeFailed: boolean): { rule: ParameterRule; problems: string[] } {
-  const problems = [...applicability(fields), ...bounds(fields), ...requiredness(fields)];
+  const problems = [...applicability(fields), ...bounds(fields), ...requiredness(fields), ...listing(fields)];
   const rule = ordered({ ...fields, required: fields.required ?? fields.default === undefined });
   if (typeFailed) return { rule, problems };
   const given = givenValues(rule);
@@ -101,7 +114,7 @@ export function finishRule(fields: RuleFields, typeFailed: boolean): { rule: Par
 /** The rule with its keys in the shown order and no undefined members. */
 function ordered(rule: ParameterRule): ParameterRule {
   const { type, required, default: fallback, enum: items, min, max, min_length, max_length, pattern } = rule;
-  const { description, from_claim } = rule;
+  const { description, from_claim, values_query, values_field, values_ttl } = rule;
   const all: ParameterRule = {
     type,
     required,
@@ -114,6 +127,9 @@ function ordered(rule: ParameterRule): ParameterRule {
     pattern,
     description,
     from_claim,
+    values_query,
+    values_field,
+    values_ttl,
   };
   return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined)) as unknown as ParameterRule;
 }

@@ -5,7 +5,9 @@
  */
 export {
   API_TYPE_NAMES,
+  DEFAULT_VALUES_TTL,
   RESERVED_NAMES,
+  listsValues,
   type ParameterRule,
   type Problems,
   type Rules,

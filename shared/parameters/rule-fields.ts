@@ -8,6 +8,7 @@ import { patternProblem } from './pattern.ts';
 import {
   API_TYPE_NAMES,
   MAX_PATTERN_LENGTH,
+  MAX_VALUES_TTL,
   RULE_KEYS,
   TYPE_NAMES,
   typeFromName,
@@ -82,6 +83,20 @@ const READERS: Record<(typeof RULE_KEYS)[number], Reader> = {
   from_claim: (value, fields) => {
     if (typeof value !== 'string' || value === '') return 'from_claim must be the name of a claim';
     fields.from_claim = value;
+  },
+  values_query: (value, fields) => {
+    if (typeof value !== 'string' || value.trim() === '') return 'values_query must be a SQL statement';
+    fields.values_query = value;
+  },
+  values_field: (value, fields) => {
+    if (typeof value !== 'string' || value === '') return 'values_field must be the name of a field';
+    fields.values_field = value;
+  },
+  values_ttl: (value, fields) => {
+    if (!Number.isSafeInteger(value) || (value as number) < 1 || (value as number) > MAX_VALUES_TTL) {
+      return `values_ttl must be a whole number of seconds from 1 to ${MAX_VALUES_TTL}`;
+    }
+    fields.values_ttl = value as number;
   },
 };
 

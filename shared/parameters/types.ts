@@ -36,6 +36,16 @@ export const RESERVED_NAMES: readonly string[] = [
   'dry_run',
 ];
 
+/** How long a values list is kept when its rule names no `values_ttl`. */
+export const DEFAULT_VALUES_TTL = 300;
+
+/** Longest `values_ttl`: a day. */
+export const MAX_VALUES_TTL = 86_400;
+
+/** Whether the rule takes its allowed values from the data. */
+export const listsValues = (rule: Pick<ParameterRule, 'values_query' | 'values_field'>): boolean =>
+  rule.values_query !== undefined || rule.values_field !== undefined;
+
 /** Parameter names become `:name` SQL markers. */
 export const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -54,6 +64,12 @@ export interface ParameterRule {
   pattern?: string;
   description?: string;
   from_claim?: string;
+  /** A read statement on the query's connection whose one column's distinct values are the allowed values (SQL queries). */
+  values_query?: string;
+  /** A field whose distinct values in the query's collection are the allowed values (mongo queries). */
+  values_field?: string;
+  /** Seconds a values list is kept before it is read again (with values_query or values_field). */
+  values_ttl?: number;
 }
 
 export type Rules = Record<string, ParameterRule>;
@@ -74,6 +90,9 @@ export const RULE_KEYS = [
   'pattern',
   'description',
   'from_claim',
+  'values_query',
+  'values_field',
+  'values_ttl',
 ] as const satisfies readonly (keyof ParameterRule)[];
 
 /**

@@ -3,10 +3,11 @@ import { SluiceError } from '../../errors.ts';
 import { type Outcome, type StatementSource, openCursor } from '../cursor.ts';
 import { connectionFailed } from '../failures.ts';
 import { createRedactor, redactedMessage, statementDetail, type Redactor } from '../redact.ts';
+import type { Value } from '../../values.ts';
 import type { ConnectionSettings, DocumentCursor, DocumentDriver, DocumentFields, DocumentRequest, DriverEnv, SchemaListing } from '../types.ts';
 import { collectionDdl, listSchema } from './catalog.ts';
 import { type ClientConfig, clientConfig, parseMongoUri } from './client.ts';
-import { documentFields } from './values.ts';
+import { documentFields, topValue } from './values.ts';
 
 /** The server's error for a statement past its `maxTimeMS`. */
 const MAX_TIME_MS_EXPIRED = 50;
@@ -85,6 +86,13 @@ export class MongoDriver implements DocumentDriver {
       request,
       fail: (error) => this.failed(error),
       isTimeout: (error) => (error as { code?: unknown }).code === MAX_TIME_MS_EXPIRED,
+    });
+  }
+
+  distinct({ collection, field, timeoutMs }: { collection: string; field: string; timeoutMs: number }): Promise<Value[]> {
+    return this.read(async () => {
+      const values = await (await this.databaseOf()).collection(collection).distinct(field, {}, { maxTimeMS: timeoutMs > 0 ? timeoutMs : undefined });
+      return values.map(topValue);
     });
   }
 

@@ -3,6 +3,8 @@ import type { Dialect } from '../../drivers/types.ts';
 import type { AppDeps } from '../../deps.ts';
 import { inspect } from '../../sql/index.ts';
 import { connections, queries, queryVersions } from '../../store/schema/index.ts';
+import { describeDefinitions, parseDefinitions } from '../../../shared/parameters/index.ts';
+import { type ShownVersion, withListedValues } from '../parameter-values/shown.ts';
 import { type CollectionGrants, hasHolders, storeGrants } from './grants.ts';
 import { collectionNotFound } from './lookup.ts';
 import { type PostmanCollection, type PostmanQuery, postmanCollection } from './postman-file.ts';
@@ -25,7 +27,7 @@ export async function collectionPostman(
   baseUrl: string,
   { workspace, grants = storeGrants }: { workspace?: string; grants?: CollectionGrants } = {},
 ): Promise<PostmanCollection> {
-  return deps.store.db.transaction(async (tx) => {
+  const read = await deps.store.db.transaction(async (tx) => {
     const rows = await tx
       .select({ name: queries.name, version: queryVersions })
       .from(queries)
@@ -34,7 +36,7 @@ export async function collectionPostman(
       .orderBy(asc(queries.name));
     if (rows.length === 0 && !hasHolders(await grants.naming(tx, name, workspace))) throw collectionNotFound(name);
     const dialects = new Map((await tx.select({ name: connections.name, db: connections.db }).from(connections)).map((c) => [c.name, c.db as Dialect]));
-    const published: PostmanQuery[] = [];
+    const published: Array<PostmanQuery & { mongoCollection: string | null }> = [];
     const unpublished: string[] = [];
     for (const { name: query, version } of rows) {
       if (!version) {
@@ -49,8 +51,18 @@ export async function collectionPostman(
         connectionName: version.connectionName,
         parameters: version.parameters,
         undeclared: inspect(version.sql ?? '', dialect).markers.filter((marker) => !Object.hasOwn(version.parameters, marker)),
+        mongoCollection: version.mongo?.collection ?? null,
       });
     }
-    return postmanCollection(name, baseUrl, published, unpublished);
+    return { published, unpublished };
   });
+  // Listed values are read outside the store's transaction: a database round trip each, at most.
+  const published = await Promise.all(read.published.map(async ({ mongoCollection, ...query }) => ({ ...query, parameters: await shownDefinitions(deps, { ...query, query: query.name, mongoCollection }) })));
+  return postmanCollection(name, baseUrl, published, read.unpublished);
+}
+
+/** The saved definitions with each listing parameter's values as its enum (as the other documents show them). */
+async function shownDefinitions(deps: AppDeps, at: ShownVersion & { parameters: Record<string, unknown> }): Promise<Record<string, unknown>> {
+  const parsed = parseDefinitions(at.parameters);
+  return 'rules' in parsed ? describeDefinitions(await withListedValues(deps, at, parsed.rules)) : at.parameters;
 }

@@ -43,7 +43,7 @@ export type Catalog = z.infer<typeof catalogSchema>;
  * The published queries this caller reaches, by name, and what the caller may
  * do. Never SQL text. `cache_ttl` 0 reads as null (not cached).
  */
-export async function catalog(deps: Pick<AppDeps, 'store' | 'env'>, caller: Caller): Promise<Catalog> {
+export async function catalog(deps: AppDeps, caller: Caller): Promise<Catalog> {
   const queries = await discoverQueries(deps, caller);
   return {
     queries: queries.map((q) => ({

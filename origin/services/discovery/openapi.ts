@@ -17,7 +17,7 @@ import { STATIC_ENDPOINTS, STATIC_TAGS } from './static-paths.ts';
  * routes declare it: the transport floor holds those declarations.
  */
 export async function openApiDocument(
-  deps: Pick<AppDeps, 'store' | 'env' | 'version'>,
+  deps: AppDeps,
   caller: Caller,
   baseUrl: string,
   management: { tags: Array<{ name: string; description: string }>; endpoints: Endpoint[] },

@@ -8,6 +8,7 @@ import { analyzeTables } from '../../sql/tables.ts';
 import { connections } from '../../store/schema/index.ts';
 import { type DescriptionItem } from '../descriptions/fields.ts';
 import { itemsOf } from '../descriptions/read.ts';
+import { withListedValues } from '../parameter-values/shown.ts';
 import { type Rules, parseDefinitions } from '../../../shared/parameters/index.ts';
 
 /**
@@ -29,7 +30,7 @@ export interface DiscoveredQuery {
   connectionWorkspace: string | null;
   /** Definitions as saved. */
   parameters: Record<string, unknown>;
-  /** The parsed rules; null when the saved definitions no longer parse (shown as saved, typed as nothing). */
+  /** The parsed rules, listed values as each one's `enum` (parameter-values/shown.ts); null when the saved definitions no longer parse (shown as saved, typed as nothing). */
   rules: Rules | null;
   cacheTtl: number | null;
   /** `:markers` the SQL uses without declaring them: required, passed through as given. */
@@ -48,7 +49,7 @@ export interface DiscoveredQuery {
 const DEFAULT_DIALECT: Dialect = 'postgres';
 const DIALECTS: readonly string[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'clickhouse', 'jdbc'];
 
-export async function discoverQueries(deps: Pick<AppDeps, 'store'>, caller: AccessCaller): Promise<DiscoveredQuery[]> {
+export async function discoverQueries(deps: AppDeps, caller: AccessCaller): Promise<DiscoveredQuery[]> {
   const reachable = await reachableQueries(deps, caller);
   if (reachable.length === 0) return [];
   const rows = await deps.store.db.select({ id: connections.id, name: connections.name, db: connections.db }).from(connections);
@@ -56,7 +57,13 @@ export async function discoverQueries(deps: Pick<AppDeps, 'store'>, caller: Acce
   const used = new Set(reachable.map((entry) => entry.version.connectionName));
   const described = new Map<string, DescriptionItem[]>();
   for (const row of rows) if (used.has(row.name)) described.set(row.name, await itemsOf(deps.store.db, row.id));
-  return reachable.map((entry) => discovered(entry, dialects, described));
+  const found = reachable.map((entry) => discovered(entry, dialects, described));
+  for (const [index, q] of found.entries()) {
+    if (!q.rules) continue;
+    const { version } = reachable[index]!;
+    q.rules = await withListedValues(deps, { query: q.name, version: q.version, connectionName: q.connectionName, mongoCollection: version.mongo?.collection ?? null }, q.rules);
+  }
+  return found;
 }
 
 /** The names a version binds: its SQL's `:markers`, or a document query's `":name"` strings in its filter. */

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
 import type { StoreDb } from '../../store/open.ts';
 import { queryVersions } from '../../store/schema/index.ts';
+import { assertListedValues } from '../parameter-values/on-save.ts';
 import { checkDefinition } from './definition.ts';
 import type { SaveSource, VersionFields } from './fields.ts';
 import { assertIfMatch, findQuery, readQuery } from './lookup.ts';
@@ -58,6 +59,7 @@ export async function addVersion(
   // An unknown query is a 404 before any definition problem.
   const query = await findQuery(deps.store.db, name, { workspace });
   const definition = await checkDefinition(deps.store.db, await carriedOver(deps.store.db, query.id, input), { workspace: query.workspace });
+  await assertListedValues(deps, definition, actor);
   const published = input.publish ?? false;
   return afterQueryChange(deps.store, name, deps.store.db.transaction(async (tx) => {
     const current = await findQuery(tx, name, { workspace, forUpdate: true });

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Caller } from '../../access/caller.ts';
 import { queries, queryVersions } from '../../store/schema/index.ts';
 import { isUniqueViolation } from '../connections/create.ts';
+import { assertListedValues } from '../parameter-values/on-save.ts';
 import { checkDefinition } from './definition.ts';
 import { type CreateFields, type SaveSource, assertValidName, collectionProblems } from './fields.ts';
 import { afterQueryChange, announceQueryChange } from './definition-cache.ts';
@@ -32,6 +33,7 @@ export async function createQuery(
 ): Promise<QueryRead | void> {
   assertValidName(input.name);
   const definition = await checkDefinition(deps.store.db, input, { problems: collectionProblems(input.collection), workspace });
+  await assertListedValues(deps, definition, actor);
   const { name } = input;
   const collection = input.collection ?? null;
   const published = input.publish ?? false;

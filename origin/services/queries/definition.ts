@@ -140,6 +140,12 @@ export async function checkDefinition(
         // Keyed by parameter name, '' for the whole object.
         for (const [key, problem] of Object.entries(parsed.errors)) errors[key === '' ? 'parameters' : `parameters.${key}`] ??= problem;
       }
+      if ('rules' in parsed) {
+        for (const [name, rule] of Object.entries(parsed.rules)) {
+          if (mongoQuery && rule.values_query !== undefined) errors[`parameters.${name}`] ??= 'values_query applies to SQL queries: a mongo query lists values with values_field';
+          if (!mongoQuery && rule.values_field !== undefined) errors[`parameters.${name}`] ??= 'values_field applies to mongo queries: a SQL query lists values with values_query';
+        }
+      }
       for (const name of Object.keys(parameters)) {
         if (RESERVED_NAMES.includes(name)) errors[`parameters.${name}`] ??= `"${name}" is a reserved name`;
         else if (used && !used.has(name)) {

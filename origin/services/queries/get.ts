@@ -1,6 +1,8 @@
 import type { AppDeps } from '../../deps.ts';
 import type { QueryRow, QueryVersionRow } from '../../store/schema/index.ts';
+import type { ValueList } from '../parameter-values/lists.ts';
 import { findQuery, findVersion, readQuery, runStats } from './lookup.ts';
+import { versionValueLists } from './parameter-values.ts';
 import { type QueryRead, type RunStats, type VersionView, queryEtag, versionView } from './view.ts';
 
 /** One version read back, with the query's ETag (a version changes only with its query). */
@@ -16,9 +18,22 @@ export function versionRead(query: QueryRow, row: QueryVersionRow, stats: RunSta
   };
 }
 
-/** A query with every version and its SQL, and its ETag; 404 `query_not_found` (also for one of another workspace on a workspace-scoped call). */
-export async function getQuery(deps: AppDeps, name: string, { workspace }: { workspace?: string } = {}): Promise<QueryRead> {
-  return deps.store.db.transaction(async (tx) => readQuery(tx, await findQuery(tx, name, { workspace })));
+/**
+ * A query with every version and its SQL, and its ETag; 404
+ * `query_not_found` (also for one of another workspace on a
+ * workspace-scoped call). `parameter_values`: the lists of the serving
+ * version's parameters that list their values (as last read; null when
+ * they cannot be read now), beside its rules.
+ */
+export async function getQuery(deps: AppDeps, name: string, { workspace }: { workspace?: string } = {}): Promise<QueryRead & { query: { parameter_values: Record<string, ValueList | null> } }> {
+  const { read, serving } = await deps.store.db.transaction(async (tx) => {
+    const row = await findQuery(tx, name, { workspace });
+    const read = await readQuery(tx, row);
+    const number = read.query.published_version ?? read.query.versions[0]?.version;
+    const lists = Object.values(read.query.parameters).some((rule) => typeof rule === 'object' && rule !== null && ('values_query' in rule || 'values_field' in rule));
+    return { read, serving: lists && number !== undefined ? await findVersion(tx, row, number) : null };
+  });
+  return { ...read, query: { ...read.query, parameter_values: serving ? await versionValueLists(deps, name, serving) : {} } };
 }
 
 /** One version; 404 `query_not_found` or `version_not_found`. */

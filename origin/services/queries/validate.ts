@@ -7,6 +7,8 @@ import { inspect } from '../../sql/index.ts';
 import { analyzeTables } from '../../sql/tables.ts';
 import { tokenize } from '../../sql/tokenizer.ts';
 import { connections, queries } from '../../store/schema/index.ts';
+import type { Caller } from '../../access/caller.ts';
+import { listedValuesProblems } from '../parameter-values/on-save.ts';
 import { checkDefinition } from './definition.ts';
 import { assertValidName, collectionProblems, createFields } from './fields.ts';
 
@@ -47,7 +49,7 @@ const DIALECTS: Dialect[] = ['postgres', 'mysql', 'duckdb', 'sqlite', 'clickhous
  * next to what the SQL uses and reads. Always answers; only a body that is
  * not the create shape (unknown field, wrong JSON type) is refused earlier.
  */
-export async function validateQuery(deps: AppDeps, input: ValidateFields, workspace: string): Promise<Validation> {
+export async function validateQuery(deps: AppDeps, input: ValidateFields, workspace: string, actor: Pick<Caller, 'key'> | null): Promise<Validation> {
   const db = deps.store.db;
   const errors: Record<string, string> = {};
   if (input.name !== undefined) {
@@ -55,7 +57,8 @@ export async function validateQuery(deps: AppDeps, input: ValidateFields, worksp
     if (problem) errors.name = problem;
   }
   try {
-    await checkDefinition(db, input, { problems: collectionProblems(input.collection), workspace });
+    const definition = await checkDefinition(db, input, { problems: collectionProblems(input.collection), workspace });
+    Object.assign(errors, await listedValuesProblems(deps, definition, actor));
   } catch (err) {
     if (!(err instanceof SluiceError) || !isProblemMap(err.extras.errors)) throw err;
     Object.assign(errors, err.extras.errors);

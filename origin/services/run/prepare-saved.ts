@@ -15,6 +15,7 @@ import { bindableProblem, documentMarkers } from '../documents/bind.ts';
 import { assertCollectionAllowed, boundQuery } from '../documents/prepare.ts';
 import { checkDocumentParts } from '../documents/query.ts';
 import { MONGO_NAMES } from '../queries/definition.ts';
+import { checkListedValues } from '../parameter-values/check.ts';
 import { type Runnable, resolveRunnable } from '../queries/resolve.ts';
 import type { RowOptions } from './options.ts';
 import type { Prepared } from './prepare.ts';
@@ -81,11 +82,12 @@ export async function prepareSaved(deps: AppDeps, request: SavedRunRequest): Pro
 type Ran = Pick<PreparedSaved, 'engine' | 'cache' | 'markers'>;
 
 /** A SQL version: markers bound, legacy `{name}` placeholders substituted, the statement through the guard and the caller's grants. */
-async function sqlOf(deps: AppDeps, request: SavedRunRequest, { version, rules }: Runnable, connection: string, mayWrite: boolean, claims: Claims | null): Promise<Ran> {
+async function sqlOf(deps: AppDeps, request: SavedRunRequest, { query, version, rules }: Runnable, connection: string, mayWrite: boolean, claims: Claims | null): Promise<Ran> {
   const text = version.sql!;
   const { dialect, engine } = await sqlTargetOf(deps, connection);
   const markers = inspect(text, dialect).markers;
   const params = parameterValues(text, markers, rules, request, claims);
+  await checkListedValues(deps, { query: query.name, version: version.version, connection: version.connectionName ?? connection }, rules, params);
   const enumNames = new Set(Object.keys(rules).filter((name) => rules[name].enum !== undefined));
   const sql = substituteLegacy(text, dialect, legacyValues(text, params), enumNames);
   const access = statementAccess(request.caller, mayWrite);
@@ -117,6 +119,7 @@ async function findOf(deps: AppDeps, request: SavedRunRequest, { query, version,
   assertCollectionAllowed(request.caller, checked.collection);
   const markers = documentMarkers(checked.filter);
   const params = checkedValues(rules, markers, request, claims, [], bindableProblem);
+  await checkListedValues(deps, { query: query.name, version: version.version, connection: version.connectionName ?? connection, collection: checked.collection }, rules, params);
   return {
     engine: { kind: 'find', input: { connection, query: { ...boundQuery(checked, params), skip: 0, limit: 0 }, options: request.options } },
     cache: { cacheTtl: version.cacheTtl, isRead: true, params },

@@ -27,7 +27,7 @@ export const SECTIONS: readonly SectionSpec[] = [
     id: 'queries',
     title: 'Queries',
     description: 'What a statement may do and how much it may return.',
-    pattern: /^SLUICE_(ALLOW_WRITES|QUERY_TIMEOUT|MAX_PAGE_SIZE)$|^SLUICE_STREAM_/,
+    pattern: /^SLUICE_(ALLOW_WRITES|QUERY_TIMEOUT|MAX_PAGE_SIZE|VALUES_MAX)$|^SLUICE_STREAM_/,
   },
   {
     id: 'pool',

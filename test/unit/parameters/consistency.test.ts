@@ -99,7 +99,7 @@ describe('how rules fit together', () => {
         page: "is reserved for the request's own option",
         'bad-name': expect.stringMatching(/is not a valid parameter name.*; unknown type "nope"/),
         many: [
-          'unknown rule "bogus"; known rules are type, required, default, enum, min, max, min_length, max_length, pattern, description, from_claim',
+          'unknown rule "bogus"; known rules are type, required, default, enum, min, max, min_length, max_length, pattern, description, from_claim, values_query, values_field, values_ttl',
           'min_length applies only to text (type str)',
           'min must not be greater than max',
           'default must be an integer',

@@ -9,6 +9,7 @@ import { read } from './get.ts';
 import { history } from './history.ts';
 import { list } from './list.ts';
 import { move } from './move.ts';
+import { readParameterValues } from './parameter-values.ts';
 import { publish } from './publish.ts';
 import { unpublish } from './unpublish.ts';
 import { updateVersion } from './update-version.ts';
@@ -20,5 +21,5 @@ export const queriesApi = defineResource({
   area: 'queries',
   tag: { name: 'Management: queries', description: 'Saved queries and their versions' },
   lock: 'queries',
-  routes: [list, create, validate, read, move, remove, addVersionRoute, readVersion, updateVersion, removeVersion, publish, unpublish, flow, history],
+  routes: [list, create, validate, read, move, remove, addVersionRoute, readVersion, updateVersion, removeVersion, readParameterValues, publish, unpublish, flow, history],
 });

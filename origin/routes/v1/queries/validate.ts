@@ -15,5 +15,5 @@ export const validate = defineRoute({
   summary: 'Check a definition without saving it',
   access: 'queries.read',
   body: validateFields,
-  handler: async (c, input) => c.json(await validateQuery(c.get('deps'), input, c.get('workspace'))),
+  handler: async (c, input) => c.json(await validateQuery(c.get('deps'), input, c.get('workspace'), c.get('caller'))),
 });
