@@ -26,7 +26,7 @@ const TRICKY_SQL =
 // 100 rows × 10 columns of the kinds a table holds: the page's measured example.
 const WIDE_SQL =
   "select i as id, 'customer ' || i as name, 'user' || i || '@example.com' as email, case i % 3 when 0 then 'eu' when 1 then 'us' else 'apac' end as region, " +
-  "case when i % 4 = 0 then 'shipped' else 'pending' end as status, round(i * 1.37, 2) as amount, i % 7 + 1 as quantity, date '2024-01-01' + i as ordered_on, " +
+  "case when i % 4 = 0 then 'shipped' else 'pending' end as status, round(i * 1.37, 2) as amount, i % 7 + 1 as quantity, date '2024-01-01' + cast(i as integer) as ordered_on, " +
   'i % 2 = 0 as paid, i * 13 % 1000 as score from generate_series(1, 100) as t(i) order by i';
 
 type Compact = { columns: string[]; rows: unknown[][]; row_count: number; truncated: boolean; size: { bytes: number; estimated_tokens: number } };

@@ -39,7 +39,7 @@ const FORMAT: JsonSchema = {
   default: 'json',
   description:
     'How the rows are written in the text content: json (objects), csv, tsv or markdown (a table). ' +
-    'Other than json, structuredContent names the columns once and gives each row as an array; csv and tsv take about half the bytes of json',
+    'Other than json, structuredContent names the columns once and gives each row as an array; csv and tsv take less than half the bytes of json',
 };
 
 /**
