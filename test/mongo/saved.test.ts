@@ -79,6 +79,17 @@ describe('saved document queries', () => {
     expect(catalog.body.queries.find((q: { name: string }) => q.name === name)).toMatchObject({ cache_ttl: 60, connection_name: env.connection });
   });
 
+  it('list a parameter\'s allowed values from a field of their collection (values_field)', async () => {
+    const { name } = await saveQuery({ mongo_filter: { genre: ':genre' }, mongo_projection: { _id: 0, title: 1 }, parameters: { genre: { type: 'string', values_field: 'genre' } } });
+    const values = await call('GET', `/api/v1/queries/${name}/versions/1/parameters/genre/values`);
+    expect(values.body).toMatchObject({ items: ['crime', 'family', 'odd', 'scifi'], count: 4 });
+    expect((await call('GET', `/q/${name}?genre=crime`)).body).toEqual([{ title: 'Heat' }]);
+    const refused = await call('GET', `/q/${name}?genre=drama`);
+    expect([refused.status, refused.body.errors]).toEqual([400, { genre: 'must be one of: crime, family, odd, scifi' }]);
+    const sqlRule = await call('POST', '/api/v1/queries', { name: unique('mq'), query_type: 'mongo', connection_name: env.connection, mongo_collection: films, mongo_filter: { genre: ':genre' }, parameters: { genre: { values_query: 'select 1' } } });
+    expect([sqlRule.status, sqlRule.body.errors]).toEqual([400, { 'parameters.genre': 'values_query applies to SQL queries: a mongo query lists values with values_field' }]);
+  });
+
   it('refuses on save what runs code, reads other collections or cannot bind', async () => {
     const base = { name: unique('bad'), query_type: 'mongo', connection_name: env.connection, mongo_collection: films };
     const where = await call('POST', '/api/v1/queries', { ...base, mongo_filter: { $and: [{ $where: 'sleep(100) || true' }] } });

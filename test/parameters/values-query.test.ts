@@ -111,6 +111,34 @@ describe('a parameter with values_query', () => {
   });
 });
 
+describe('on MariaDB, DuckDB and SQLite', () => {
+  it.each(['mysql', 'duckdb', 'sqlite'] as const)('%s lists a column\'s values, in ascending order, typed as the parameter', async (dialect) => {
+    const db = await createTestDb(dialect, folder);
+    try {
+      await db.exec('CREATE TABLE sizes (id INT PRIMARY KEY, size INT)', 'INSERT INTO sizes VALUES (1, 10), (2, 2), (3, 10), (4, NULL)');
+      const name = unique(`sizes_${dialect}`);
+      const conn = await admin(a, 'POST', '/api/v1/connections', { name: unique(dialect), ...db.fields });
+      expect(conn.status, JSON.stringify(conn.body)).toBe(201);
+      const saved = await admin(a, 'POST', '/api/v1/queries', {
+        name,
+        sql: 'select id from sizes where size = :size order by id',
+        parameters: { size: { type: 'integer', values_query: 'select size from sizes' } },
+        connection_name: conn.body.name,
+        publish: true,
+      });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+      const values = await admin(b, 'GET', `/api/v1/queries/${name}/versions/1/parameters/size/values`);
+      expect(values.body).toMatchObject({ items: [2, 10], count: 2 });
+      const ok = await admin(b, 'GET', `/q/${name}?size=10`);
+      expect(ok.body, JSON.stringify(ok.body)).toEqual([{ id: 1 }, { id: 3 }]);
+      const refused = await admin(b, 'GET', `/q/${name}?size=3`);
+      expect(refused.body.errors).toEqual({ size: 'must be one of: 2, 10' });
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
 describe('saving a values_query', () => {
   const save = (values_query: string, via: 'save' | 'validate' = 'save') =>
     admin(a, 'POST', via === 'save' ? '/api/v1/queries' : '/api/v1/queries/validate', {
