@@ -17,3 +17,4 @@ export * from './exports.ts';
 export * from './config.ts';
 export * from './descriptions.ts';
 export * from './results.ts';
+export * from './mcp-sessions.ts';
