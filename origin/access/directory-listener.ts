@@ -2,10 +2,10 @@ import type { Logger } from '../observability/logger.ts';
 
 /**
  * LISTEN on a channel of a shared PostgreSQL store on a connection of its
- * own, saying when it is up and when it is down. The access directory needs
- * the "down" (to stop trusting memory at once), which the store's pooled
- * `listen` does not report; it reconnects itself, every second until it is
- * back.
+ * own, saying when it is up and when it is down. The access directory and
+ * the MCP sessions need the "down" (to stop trusting memory at once), which
+ * the store's pooled `listen` does not report; it reconnects itself, every
+ * second until it is back.
  */
 export interface ListenerEvents {
   onMessage(payload: string): void;
@@ -16,7 +16,14 @@ export interface ListenerEvents {
 
 const RETRY_MS = 1000;
 
-export async function listenChannel(url: string, channel: string, events: ListenerEvents, logger?: Logger): Promise<{ close(): Promise<void> }> {
+/** `label` names the listener in the log (`<label> listener down`). */
+export async function listenChannel(
+  url: string,
+  channel: string,
+  events: ListenerEvents,
+  logger?: Logger,
+  label = 'access directory',
+): Promise<{ close(): Promise<void> }> {
   const { default: postgres } = await import('postgres');
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
@@ -43,12 +50,12 @@ export async function listenChannel(url: string, channel: string, events: Listen
     try {
       await sql`listen ${sql(channel)}`;
       if (closed) return;
-      if (down) logger?.info({ channel }, 'access directory listener back');
+      if (down) logger?.info({ channel }, `${label} listener back`);
       down = false;
       events.onUp();
     } catch (err) {
       if (closed) return;
-      if (!down) logger?.warn({ channel, err: (err as Error).message }, 'access directory listener down; reading the store per request');
+      if (!down) logger?.warn({ channel, err: (err as Error).message }, `${label} listener down; reading the store per request`);
       down = true;
       events.onDown();
       schedule();

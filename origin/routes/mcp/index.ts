@@ -15,8 +15,9 @@ const rpcError = (c: Context<AppEnv>, status: 400 | 404, code: number, message: 
  * `/mcp`: the MCP endpoint (Streamable HTTP, docs/guides/mcp.md). A POST
  * without `Mcp-Session-Id` starts a session (it must carry `initialize`);
  * then POST (messages), GET (the stream of server notifications) and
- * DELETE (end) carry the session's id. The caller was authenticated and
- * rate-limited like any other request before this route runs.
+ * DELETE (end) carry the session's id, on any origin sharing the store
+ * (sessions.ts). The caller was authenticated and rate-limited like any
+ * other request before this route runs.
  */
 export const mcpRoute = new Hono<AppEnv>();
 
@@ -29,7 +30,7 @@ async function handle(c: Context<AppEnv>): Promise<Response> {
   if (options.parsedBody === PARSE_ERROR) return rpcError(c, 400, -32700, 'Parse error: the body is not JSON');
   if (options.parsedBody === TOO_DEEP) return rpcError(c, 400, -32600, `Invalid Request: the body ${DEPTH_PROBLEM}`);
   if (id !== undefined) {
-    const session = sessions.find(id, owner);
+    const session = await sessions.find(id, owner);
     if (!session) return rpcError(c, 404, -32001, 'Session not found: start a new one with initialize');
     const direct = c.req.method === 'POST' ? directToolCall(c, sessions.sdk, options.parsedBody) : null;
     if (direct) return answerToolCall(c, sessions.sdk, session, call, direct);
@@ -37,11 +38,11 @@ async function handle(c: Context<AppEnv>): Promise<Response> {
     return session.transport.handleRequest(c.req.raw, options);
   }
   if (c.req.method !== 'POST') return rpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-  const started = sessions.start(owner);
+  const started = await sessions.start(owner, options.parsedBody);
   try {
     return await started.transport.handleRequest(c.req.raw, options);
   } finally {
-    started.discardUnlessKept();
+    await started.settle();
   }
 }
 

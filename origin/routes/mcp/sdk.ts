@@ -10,6 +10,7 @@ export interface McpSdk {
   ErrorCode: typeof import('@modelcontextprotocol/sdk/types.js').ErrorCode;
   CallToolRequestSchema: typeof import('@modelcontextprotocol/sdk/types.js').CallToolRequestSchema;
   ListToolsRequestSchema: typeof import('@modelcontextprotocol/sdk/types.js').ListToolsRequestSchema;
+  isInitializeRequest: typeof import('@modelcontextprotocol/sdk/types.js').isInitializeRequest;
   SUPPORTED_PROTOCOL_VERSIONS: readonly string[];
 }
 
@@ -27,6 +28,7 @@ export function loadMcpSdk(): Promise<McpSdk> {
     ErrorCode: types.ErrorCode,
     CallToolRequestSchema: types.CallToolRequestSchema,
     ListToolsRequestSchema: types.ListToolsRequestSchema,
+    isInitializeRequest: types.isInitializeRequest,
     SUPPORTED_PROTOCOL_VERSIONS: types.SUPPORTED_PROTOCOL_VERSIONS,
   }));
   return loading;
