@@ -1,5 +1,6 @@
 import { api, enc, get, qs, request } from '../api.ts';
 import { attempt, confirmStep, field, fmtTime, h, pagedTable, replace, toast } from '../dom.ts';
+import { paramInput } from '../param-input.ts';
 import { cacheTable } from './ops.ts';
 import { highlight } from '../sql-editor.ts';
 import { can } from '../state.ts';
@@ -84,14 +85,14 @@ const RESULT_FORMATS = ['csv', 'tsv', 'ndjson', 'parquet'];
 function runPanel(panel: HTMLElement, q: any): void {
   const versionSelect = h('select', { 'aria-label': 'Version' }, q.versions.map((v: any) => h('option', { value: v.version, selected: v.version === (q.published_version ?? latest(q).version) }, `v${v.version} (${v.status})`)));
   const form = h('div', { class: 'grid-form' });
-  const inputs = new Map<string, HTMLInputElement>();
+  const inputs = new Map<string, HTMLInputElement | HTMLSelectElement>();
   const drawForm = () => {
     const v = q.versions.find((x: any) => String(x.version) === versionSelect.value) ?? latest(q);
     inputs.clear();
-    replace(form, Object.entries(v.parameters ?? {}).map(([p, rules]: [string, any]) => {
-      const input = h('input', { value: rules?.default ?? '', placeholder: typeof rules === 'string' ? rules : (rules?.type ?? 'any') });
-      inputs.set(p, input);
-      return field(p, input, rules?.description);
+    replace(form, Object.entries(v.parameters ?? {}).map(([p, rule]: [string, any]) => {
+      const { el, control } = paramInput({ query: q.name, version: v.version }, p, rule);
+      inputs.set(p, control);
+      return el;
     }));
   };
   versionSelect.addEventListener('change', drawForm);
