@@ -266,6 +266,21 @@ describe('every console screen', () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows every settings row as GET /api/v1/settings gives it, column by column', async () => {
+    const api = await origin.call('GET', '/api/v1/settings', undefined, { 'x-api-key': ADMIN_KEY });
+    const sections = api.body.sections as Array<{ title: string; rows: Array<{ variable: string; value: string | null; source: string; env_value: string | null }> }>;
+    const { page, problems } = await watchedPage(browser);
+    await signIn(page, origin.url, ADMIN_KEY);
+    await openScreen(page, 'Settings');
+    for (const section of sections) {
+      const table = page.getByRole('table', { name: section.title });
+      if (!(await table.isVisible())) await page.locator('summary', { hasText: section.title }).click();
+      const shown = await table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)));
+      expect(shown, section.title).toEqual(section.rows.map((r) => [r.variable, r.value ?? '—', r.source, r.env_value ?? '—']));
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('shows runs live as they happen', async () => {
     const { page, problems } = await watchedPage(browser);
     await signIn(page, origin.url, ADMIN_KEY);

@@ -1,5 +1,5 @@
 import { api, enc, get, qs, request } from '../api.ts';
-import { attempt, confirmStep, dialog, field, fmtTime, h, pagedTable, replace, toast } from '../dom.ts';
+import { type Column, attempt, confirmStep, dialog, field, fmtTime, h, pagedTable, replace, toast } from '../dom.ts';
 import { can } from '../state.ts';
 
 /** Audit log with filters and cursor paging, and a chain check that says intact or broken. */
@@ -51,10 +51,32 @@ export async function settingsScreen(view: HTMLElement): Promise<void> {
   const out = h('div');
   replace(view, h('h1', {}, 'Settings'), h('p', { class: 'muted' }, 'Read-only: the server reads these from its environment.'), out);
   if (can('secrets.rotate')) view.appendChild(rekeyPanel());
-  const data = await attempt(out, () => get<{ sections: any[] }>('/api/v1/settings'));
+  const data = await attempt(out, () => get<{ sections: SettingsSection[] }>('/api/v1/settings'));
   if (!data) return;
-  replace(out, data.sections.map((s) => h('details', { class: 'card', open: s.rows.some((r: any) => r.source === 'env') }, h('summary', {}, s.title), h('p', { class: 'muted' }, s.description ?? ''), pagedTable<any>([{ label: 'Variable', cell: (r) => h('code', {}, r.env ?? r.name) }, { label: 'Value', cell: (r) => String(r.value ?? r.displayed ?? '—') }, { label: 'Source', cell: (r) => r.source }], s.rows, { pageSize: 50, label: s.title }))));
+  replace(out, data.sections.map((s) => h('details', { class: 'card', open: s.rows.some((r) => r.source === 'env') }, h('summary', {}, s.title), h('p', { class: 'muted' }, s.description ?? ''), pagedTable<SettingRow>(SETTING_COLUMNS, s.rows, { pageSize: 100, label: s.title }))));
 }
+
+/** A row of `GET /api/v1/settings` (docs/reference/settings.md). */
+interface SettingRow {
+  variable: string;
+  value: string | null;
+  source: 'env' | 'default';
+  env_value: string | null;
+  secret: boolean;
+}
+
+interface SettingsSection {
+  title: string;
+  description?: string;
+  rows: SettingRow[];
+}
+
+const SETTING_COLUMNS: Column<SettingRow>[] = [
+  { label: 'Variable', cell: (r) => h('code', {}, r.variable) },
+  { label: 'Value', cell: (r) => r.value ?? '—' },
+  { label: 'Source', cell: (r) => r.source },
+  { label: 'Set to', cell: (r) => (r.env_value === null ? '—' : h('code', {}, r.env_value)) },
+];
 
 export async function cacheScreen(view: HTMLElement): Promise<void> {
   const out = h('div');
