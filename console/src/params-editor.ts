@@ -11,9 +11,14 @@ export interface Rules {
   max_length?: number;
   pattern?: string;
   description?: string;
+  /** Rule fields the table has no column for (values_query, from_claim, ...): kept as they were. */
+  [field: string]: unknown;
 }
 
 const TYPES = ['', 'str', 'int', 'float', 'bool'];
+/** The type names the API shows, as the table's choices. */
+const TYPE_CHOICE: Record<string, string> = { string: 'str', integer: 'int', number: 'float', boolean: 'bool' };
+const EDITED = new Set(['type', 'required', 'default', 'min', 'max', 'enum', 'pattern', 'description']);
 
 /** A table of parameters, one row of rules each; `value()` gives the `parameters` object the API takes. */
 export function paramsEditor(initial: Record<string, Rules | string>): { el: HTMLElement; value: () => Record<string, Rules>; add: (name: string) => void } {
@@ -21,7 +26,9 @@ export function paramsEditor(initial: Record<string, Rules | string>): { el: HTM
   const rows: Array<() => [string, Rules] | null> = [];
   const add = (name: string, rules: Rules = {}) => {
     const n = h('input', { value: name, 'aria-label': 'Parameter name', size: 12 });
-    const type = h('select', { 'aria-label': 'Type' }, TYPES.map((t) => h('option', { value: t, selected: (rules.type ?? '') === t }, t || 'any')));
+    const shownType = rules.type === undefined ? '' : (TYPE_CHOICE[rules.type] ?? rules.type);
+    const type = h('select', { 'aria-label': 'Type' }, TYPES.map((t) => h('option', { value: t, selected: shownType === t }, t || 'any')));
+    const kept = Object.fromEntries(Object.entries(rules).filter(([key]) => !EDITED.has(key)));
     const required = h('input', { type: 'checkbox', 'aria-label': 'Required', checked: rules.required ?? rules.default === undefined });
     const def = h('input', { value: rules.default === undefined ? '' : String(rules.default), 'aria-label': 'Default', size: 8 });
     const min = h('input', { value: rules.min ?? '', 'aria-label': 'Min', size: 5 });
@@ -34,7 +41,7 @@ export function paramsEditor(initial: Record<string, Rules | string>): { el: HTM
     const typed = (text: string): unknown => (type.value === 'int' || type.value === 'float' ? Number(text) : type.value === 'bool' ? text === 'true' : text);
     rows.push(() => {
       if (!n.value.trim()) return null;
-      const r: Rules = {};
+      const r: Rules = { ...kept };
       if (type.value) r.type = type.value;
       if (def.value !== '') r.default = typed(def.value);
       else if (!required.checked) r.required = false;

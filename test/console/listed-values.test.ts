@@ -73,6 +73,21 @@ describe('the run form of a parameter with allowed values', () => {
     expect(problems).toEqual([]);
   });
 
+  it('keeps the rule when a new version is saved from the console, whose table has no column for it', async () => {
+    const { page, problems } = await watchedPage(browser);
+    await signIn(page, origin.url, ADMIN_KEY);
+    await page.goto(`${origin.url}/console#/queries/films_by_rating`);
+    await settle(page);
+    await page.getByRole('tab', { name: 'New version' }).click();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('cell', { name: 'v2' }).waitFor();
+    const read = await origin.call('GET', '/api/v1/queries/films_by_rating', undefined, { 'x-api-key': ADMIN_KEY });
+    const [v1, v2] = read.body.versions.map((v: { parameters: unknown }) => v.parameters);
+    expect(v2).toEqual(v1);
+    expect(v2).toEqual({ rating: { type: 'string', description: 'A film rating', values_query: 'select distinct rating from films' } });
+    expect(problems).toEqual([]);
+  });
+
   it('lists an enum in a drop-down, with an empty first choice when the parameter is optional', async () => {
     const { page, problems } = await watchedPage(browser);
     await signIn(page, origin.url, ADMIN_KEY);
