@@ -111,6 +111,27 @@ describe('a parameter with values_query', () => {
   });
 });
 
+describe('an integer parameter whose values pass 2^53', () => {
+  it('lists them exactly, as their digits in JSON answers, and binds them exactly', async () => {
+    const name = unique('big_ids');
+    const saved = await admin(a, 'POST', '/api/v1/queries', {
+      name,
+      sql: 'select id from films where id + 9007199254740992 = :big',
+      parameters: { big: { type: 'integer', values_query: 'select id + 9007199254740992 from films where id in (1, 3)' } },
+      connection_name: connection,
+      publish: true,
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    const items = ['9007199254740993', '9007199254740995'];
+    expect((await admin(b, 'GET', `/api/v1/queries/${name}/versions/1/parameters/big/values`)).body).toMatchObject({ items, count: 2 });
+    expect((await admin(b, 'GET', `/api/v1/queries/${name}`)).body.parameter_values.big).toMatchObject({ items });
+    const openapi = await admin(a, 'GET', '/openapi.json');
+    expect(openapi.body.paths[`/q/${name}`].get.parameters[0].schema.enum).toEqual(items);
+    expect((await admin(b, 'GET', `/q/${name}?big=9007199254740995`)).body).toEqual([{ id: 3 }]);
+    expect((await admin(b, 'GET', `/q/${name}?big=9007199254740994`)).body.errors).toEqual({ big: `must be one of: ${items.join(', ')}` });
+  });
+});
+
 describe('on MariaDB, DuckDB and SQLite', () => {
   it.each(['mysql', 'duckdb', 'sqlite'] as const)('%s lists a column\'s values, in ascending order, typed as the parameter', async (dialect) => {
     const db = await createTestDb(dialect, folder);

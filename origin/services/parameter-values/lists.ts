@@ -24,6 +24,12 @@ export interface ListRef {
   collection?: string;
 }
 
+/**
+ * The list as JSON answers and documents show it: an integer past 2^53 as
+ * its digits (a JSON number would lose them), as dry runs show bound values.
+ */
+export const shownAsJson = (list: ValueList): ValueList => ({ ...list, items: list.items.map((item) => (typeof item === 'bigint' ? item.toString() : item)) });
+
 /** A value outside the list reads the list again, but not more often than this per parameter (on every origin: the time is in the list). */
 export const REFRESH_MS = 10_000;
 

@@ -1,7 +1,7 @@
 import { sameValue } from '../../../shared/parameters/check.ts';
 import { type ParameterRule, type Rules, listsValues } from '../../../shared/parameters/index.ts';
 import type { AppDeps } from '../../deps.ts';
-import { type ListRef, type ValueList, valueList } from './lists.ts';
+import { type ListRef, type ValueList, shownAsJson, valueList } from './lists.ts';
 
 /** A saved version whose rules are shown: where its lists are read. */
 export interface ShownVersion {
@@ -16,7 +16,7 @@ export async function shownList(deps: AppDeps, at: ShownVersion, param: string, 
   if (!listsValues(rule) || at.connectionName === null) return null;
   const ref: ListRef = { query: at.query, version: at.version, connection: at.connectionName, param, rule, ...(at.mongoCollection ? { collection: at.mongoCollection } : {}) };
   try {
-    return await valueList(deps, ref, refresh);
+    return shownAsJson(await valueList(deps, ref, refresh));
   } catch (err) {
     deps.logger.warn({ query: at.query, version: at.version, parameter: param, err: { message: (err as Error).message } }, 'parameter values could not be read');
     return null;

@@ -4,7 +4,7 @@ import { SluiceError } from '../../errors.ts';
 import type { QueryVersionRow } from '../../store/schema/index.ts';
 import { problemOf } from '../parameter-values/read.ts';
 import { shownList } from '../parameter-values/shown.ts';
-import { type ValueList, valueList } from '../parameter-values/lists.ts';
+import { type ValueList, shownAsJson, valueList } from '../parameter-values/lists.ts';
 import { findQuery, findVersion } from './lookup.ts';
 
 const rulesOf = (row: Pick<QueryVersionRow, 'parameters'>): Rules => {
@@ -27,7 +27,7 @@ export async function parameterValues(deps: AppDeps, name: string, number: numbe
   }
   if (version.connectionName === null) throw new SluiceError('not_found', `Version ${number} of query "${name}" has no connection to read the values of "${param}" on`);
   try {
-    return await valueList(deps, { query: name, version: number, connection: version.connectionName, param, rule, ...(version.mongo ? { collection: version.mongo.collection } : {}) }, refresh ? 'always' : 'never');
+    return shownAsJson(await valueList(deps, { query: name, version: number, connection: version.connectionName, param, rule, ...(version.mongo ? { collection: version.mongo.collection } : {}) }, refresh ? 'always' : 'never'));
   } catch (err) {
     throw new SluiceError('query_failed', problemOf(err).message);
   }
