@@ -21,11 +21,11 @@ export function versionRead(query: QueryRow, row: QueryVersionRow, stats: RunSta
 /**
  * A query with every version and its SQL, and its ETag; 404
  * `query_not_found` (also for one of another workspace on a
- * workspace-scoped call). `parameter_values`: the lists of the serving
- * version's parameters that list their values (as last read; null when
- * they cannot be read now), beside its rules.
+ * workspace-scoped call). With `parameter_values` when the serving version
+ * has parameters that list their values: each list as last read (null when
+ * it cannot be read now), beside its rules.
  */
-export async function getQuery(deps: AppDeps, name: string, { workspace }: { workspace?: string } = {}): Promise<QueryRead & { query: { parameter_values: Record<string, ValueList | null> } }> {
+export async function getQuery(deps: AppDeps, name: string, { workspace }: { workspace?: string } = {}): Promise<QueryRead & { query: { parameter_values?: Record<string, ValueList | null> } }> {
   const { read, serving } = await deps.store.db.transaction(async (tx) => {
     const row = await findQuery(tx, name, { workspace });
     const read = await readQuery(tx, row);
@@ -33,7 +33,7 @@ export async function getQuery(deps: AppDeps, name: string, { workspace }: { wor
     const lists = Object.values(read.query.parameters).some((rule) => typeof rule === 'object' && rule !== null && ('values_query' in rule || 'values_field' in rule));
     return { read, serving: lists && number !== undefined ? await findVersion(tx, row, number) : null };
   });
-  return { ...read, query: { ...read.query, parameter_values: serving ? await versionValueLists(deps, name, serving) : {} } };
+  return serving ? { ...read, query: { ...read.query, parameter_values: await versionValueLists(deps, name, serving) } } : read;
 }
 
 /** One version; 404 `query_not_found` or `version_not_found`. */
