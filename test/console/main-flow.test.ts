@@ -89,7 +89,7 @@ describe('console main flow', () => {
     await page.getByRole('button', { name: 'New key' }).click();
     const keyForm = page.getByRole('dialog');
     await keyForm.getByLabel('Name').fill('doubles-reader');
-    await keyForm.getByLabel('Queries').selectOption(['doubles']);
+    await keyForm.getByRole('checkbox', { name: 'doubles', exact: true }).check();
     await keyForm.getByRole('button', { name: 'Create' }).click();
     const secret = (await page.getByTestId('secret').textContent())!.trim();
     expect(secret.length).toBeGreaterThan(20);

@@ -1,5 +1,6 @@
 import { api, enc, get, ifMatch, request } from '../api.ts';
 import { attempt, confirmStep, dialog, field, fmtTime, h, pagedTable, replace, showSecret, toast } from '../dom.ts';
+import { checklist } from '../checklist.ts';
 import { can } from '../state.ts';
 import { grantFields, limitFields, split } from './grant-limits.ts';
 
@@ -68,7 +69,7 @@ async function createKey(reload: () => Promise<void>): Promise<void> {
   const queries = await get<{ queries: any[] }>('/api/v1/queries').catch(() => ({ queries: [] }));
   const name = h('input', { required: true, autocomplete: 'off' });
   const role = h('select', {}, h('option', { value: '' }, '(explicit grants)'), roles.roles.map((r) => h('option', { value: r.name }, r.name)));
-  const querySelect = h('select', { multiple: true, size: Math.min(6, Math.max(2, queries.queries.length)) }, queries.queries.map((q) => h('option', { value: q.name }, q.name)));
+  const queryList = checklist('Queries', queries.queries.map((q) => q.name));
   const collections = h('input', { placeholder: 'reports, finance' });
   const connections = h('input', { placeholder: 'warehouse or *' });
   const expires = h('input', { type: 'datetime-local' });
@@ -77,14 +78,14 @@ async function createKey(reload: () => Promise<void>): Promise<void> {
   let secret: string | null = null;
   await dialog(
     'New API key',
-    h('form', { onsubmit: (e: Event) => e.preventDefault() }, h('div', { class: 'grid-form' }, field('Name', name), field('From role', role, 'A role copies its grants and limits; leave those below empty.'), field('Queries', querySelect, 'Ctrl/Cmd-click to choose several'), field('Collections', collections), field('Connections', connections), field('Expires', expires)), limits.el, out),
+    h('form', { onsubmit: (e: Event) => e.preventDefault() }, h('div', { class: 'grid-form' }, field('Name', name), field('From role', role, 'A role copies its grants and limits; leave those below empty.'), queryList.el, field('Collections', collections), field('Connections', connections), field('Expires', expires)), limits.el, out),
     (close) => [
       h('button', { type: 'button', onclick: close }, 'Cancel'),
       h('button', { type: 'button', class: 'primary', onclick: () => attempt(out, async () => {
         const body: Record<string, unknown> = { name: name.value.trim() };
         if (role.value) body.role = role.value;
         else {
-          const qs = [...querySelect.selectedOptions].map((o) => o.value);
+          const qs = queryList.value();
           if (qs.length) body.queries = qs;
           if (collections.value) body.collections = split(collections.value);
           if (connections.value) body.connections = split(connections.value);
