@@ -144,12 +144,12 @@ export function confirmStep(title: string, text: string, verb = 'Confirm'): Prom
   ]).then(() => yes);
 }
 
-/** A secret shown once, with a Copy button. */
-export function showSecret(title: string, secret: string): Promise<void> {
+/** A secret shown once, with a Copy button (and, after it, whatever `more` holds: how to call with it). */
+export function showSecret(title: string, secret: string, more?: Child): Promise<void> {
   const status = h('span', { role: 'status' });
   return dialog(
     title,
-    [h('p', {}, 'Copy it now: it is shown this once and cannot be read again.'), h('pre', { class: 'secret', 'data-testid': 'secret' }, secret), status],
+    [h('p', {}, 'Copy it now: it is shown this once and cannot be read again.'), h('pre', { class: 'secret', 'data-testid': 'secret' }, secret), status, more],
     (close) => [
       h('button', { type: 'button', onclick: () => navigator.clipboard.writeText(secret).then(() => (status.textContent = 'Copied.'), () => (status.textContent = 'Copy failed: select the text instead.')) }, 'Copy'),
       h('button', { type: 'button', onclick: close }, 'Done'),

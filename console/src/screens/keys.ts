@@ -3,6 +3,7 @@ import { attempt, confirmStep, dialog, field, fmtTime, h, pagedTable, replace, s
 import { checklist } from '../checklist.ts';
 import { can } from '../state.ts';
 import { grantFields, limitFields, split } from './grant-limits.ts';
+import { keyCalls } from './key-calls.ts';
 
 const list = (v: unknown) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : x.name)).join(', ') : '');
 
@@ -30,11 +31,11 @@ export async function keysScreen(view: HTMLElement): Promise<void> {
             {
               label: 'Actions',
               cell: (k) =>
-                write &&
                 h('div', { class: 'row-actions' },
-                  h('button', { type: 'button', onclick: () => editGrants('api-keys', k.name, reload) }, 'Edit'),
-                  h('button', { type: 'button', onclick: () => rotate(k.name) }, 'Rotate'),
-                  h('button', { type: 'button', class: 'danger', onclick: () => revoke(k.name, reload) }, 'Revoke'),
+                  h('button', { type: 'button', onclick: () => dialog(`Call with ${k.name}`, keyCalls(k, null), (close) => h('button', { type: 'button', onclick: close }, 'Close')) }, 'Call it'),
+                  write && h('button', { type: 'button', onclick: () => editGrants('api-keys', k.name, reload) }, 'Edit'),
+                  write && h('button', { type: 'button', onclick: () => rotate(k) }, 'Rotate'),
+                  write && h('button', { type: 'button', class: 'danger', onclick: () => revoke(k.name, reload) }, 'Revoke'),
                 ),
             },
           ],
@@ -75,7 +76,7 @@ async function createKey(reload: () => Promise<void>): Promise<void> {
   const expires = h('input', { type: 'datetime-local' });
   const limits = limitFields(null);
   const out = h('div', { 'aria-live': 'polite' });
-  let secret: string | null = null;
+  let created: any = null;
   await dialog(
     'New API key',
     h('form', { onsubmit: (e: Event) => e.preventDefault() }, h('div', { class: 'grid-form' }, field('Name', name), field('From role', role, 'A role copies its grants and limits; leave those below empty.'), queryList.el, field('Collections', collections), field('Connections', connections), field('Expires', expires)), limits.el, out),
@@ -92,17 +93,17 @@ async function createKey(reload: () => Promise<void>): Promise<void> {
           Object.assign(body, limits.value());
         }
         if (expires.value) body.expires_at = new Date(expires.value).toISOString();
-        const key = await api('POST', '/api/v1/api-keys', body);
-        secret = key.secret;
+        created = await api('POST', '/api/v1/api-keys', body);
         close();
       }) }, 'Create'),
     ],
   );
-  if (secret) await showSecret('Key created', secret);
+  if (created) await showSecret('Key created', created.secret, keyCalls(created, created.secret));
   await reload();
 }
 
-async function rotate(name: string): Promise<void> {
+async function rotate(key: any): Promise<void> {
+  const name: string = key.name;
   const grace = h('input', { type: 'number', min: 0, value: 60 });
   const out = h('div', { 'aria-live': 'polite' });
   let secret: string | null = null;
@@ -114,7 +115,7 @@ async function rotate(name: string): Promise<void> {
       close();
     }) }, 'Rotate'),
   ]);
-  if (secret) await showSecret('New secret', secret);
+  if (secret) await showSecret('New secret', secret, keyCalls(key, secret));
 }
 
 async function revoke(name: string, reload: () => Promise<void>): Promise<void> {

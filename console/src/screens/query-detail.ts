@@ -2,6 +2,7 @@ import { api, enc, get, qs, request } from '../api.ts';
 import { attempt, confirmStep, field, fmtTime, h, pagedTable, replace, toast } from '../dom.ts';
 import { paramInput } from '../param-input.ts';
 import { cacheTable } from './ops.ts';
+import { callSnippets, callUrl } from '../snippets.ts';
 import { highlight } from '../sql-editor.ts';
 import { can } from '../state.ts';
 import { historyTable } from './history.ts';
@@ -14,7 +15,8 @@ export async function queryDetail(view: HTMLElement, name: string): Promise<void
   const panel = h('div', { class: 'panel' });
   const tabs: Array<[string, () => Promise<void> | void]> = [
     ['Versions', () => versions(panel, q, reload)],
-    ...(can('data.run') ? ([['Run', () => runPanel(panel, q)]] as Array<[string, () => void]>) : []),
+    // Without the right to run, the call is still shown: the snippets are for a key's holder.
+    can('data.run') ? ['Run', () => runPanel(panel, q)] : ['Call it', () => replace(panel, callSnippets({ url: callUrl(`/q/${enc(q.name)}`) }, { mcp: true }))],
     ['History', () => historyPanel(panel, name)],
     ['Flow', () => flow(panel, q)],
     ...(can('cache.read') ? ([['Cache', () => cachePanel(panel, name)]] as Array<[string, () => Promise<void>]>) : []),
@@ -154,11 +156,20 @@ function runPanel(panel: HTMLElement, q: any): void {
         out,
         h('p', { class: 'ok', role: 'status' }, `Result ready: ${result.rows.toLocaleString()} rows in ${result.chunks.length} chunk${result.chunks.length === 1 ? '' : 's'}${result.truncated ? ' (cut at the row limit)' : ''}. Each link works without a key until ${result.chunks[0]?.expires_at ?? '—'}.`),
         h('ul', { 'aria-label': 'Result chunks' }, result.chunks.map((chunk: any) => h('li', {}, h('a', { href: chunk.url, download: `${q.name}-${chunk.index}.${result.format}` }, `Chunk ${chunk.index}`), ` · ${chunk.rows.toLocaleString()} rows, ${chunk.bytes.toLocaleString()} bytes`))),
+        h('h3', {}, 'Read this result'),
+        callSnippets({ url: callUrl(`/results/${enc(result.id)}`) }),
       );
     });
+  // How a caller makes this same run: the form's values and format, redrawn as they change.
+  const call = h('div');
+  const drawCall = () => {
+    const values = Object.fromEntries([...inputs].map(([k, i]) => [k, i.value]));
+    const version = versionSelect.value === String(q.published_version) ? undefined : versionSelect.value;
+    replace(call, callSnippets({ url: callUrl(`/q/${enc(q.name)}`, { ...values, version, format: format.value === 'json' ? undefined : format.value }) }, { mcp: true }));
+  };
   replace(
     panel,
-    h('form', { class: 'run', onsubmit: (e: Event) => (e.preventDefault(), (page = 1), run()) },
+    h('form', { class: 'run', oninput: drawCall, onchange: drawCall, onsubmit: (e: Event) => (e.preventDefault(), (page = 1), run()) },
       field('Version', versionSelect),
       form,
       field('Page size', pageSize),
@@ -170,7 +181,9 @@ function runPanel(panel: HTMLElement, q: any): void {
       ),
     ),
     out,
+    h('section', { 'aria-label': 'Call it' }, h('h2', {}, 'Call it'), call),
   );
+  drawCall();
 }
 
 function historyPanel(panel: HTMLElement, name: string): Promise<void> {
