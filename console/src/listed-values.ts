@@ -1,5 +1,6 @@
 import { enc, request } from './api.ts';
 import { errorBox, fmtTime, h, replace } from './dom.ts';
+import { parseExact } from './exact-json.ts';
 import type { ParamInput } from './param-input.ts';
 
 /** A parameter of one saved version that lists its values from the data (values_query or values_field). */
@@ -11,7 +12,6 @@ export interface ListedParam {
 
 interface ValueList {
   items: string[];
-  count: number;
   refreshed_at: string;
 }
 
@@ -22,10 +22,8 @@ interface ValueList {
  */
 async function readList(at: ListedParam, refresh: boolean): Promise<ValueList> {
   const res = await request('GET', `/api/v1/queries/${enc(at.query)}/versions/${at.version}/parameters/${enc(at.param)}/values${refresh ? '?refresh=true' : ''}`);
-  return JSON.parse(await res.text(), function (this: unknown, _key: string, value: unknown, context?: { source?: string }) {
-    if (!Array.isArray(this)) return value;
-    return typeof value === 'number' && context?.source !== undefined ? context.source : String(value);
-  }) as ValueList;
+  const list = parseExact(await res.text()) as { items: unknown[]; refreshed_at: string };
+  return { items: list.items.map(String), refreshed_at: list.refreshed_at };
 }
 
 const readAt = (iso: string) => h('time', { datetime: iso, title: fmtTime(iso) }, `${iso.slice(11, 19)} UTC`);

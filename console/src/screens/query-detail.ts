@@ -1,6 +1,8 @@
 import { api, enc, get, qs, request } from '../api.ts';
 import { attempt, confirmStep, field, fmtTime, h, pagedTable, replace, toast } from '../dom.ts';
+import { parseExact } from '../exact-json.ts';
 import { paramInput } from '../param-input.ts';
+import { resultGrid } from '../result-grid.ts';
 import { cacheTable } from './ops.ts';
 import { callSnippets, callUrl } from '../snippets.ts';
 import { highlight } from '../sql-editor.ts';
@@ -108,13 +110,13 @@ function runPanel(panel: HTMLElement, q: any): void {
   const run = () =>
     attempt(out, async () => {
       const res = await request('GET', url({}), undefined, { workspace: false });
-      const data = await res.json();
+      // Read exactly: a 64-bit integer or a decimal keeps the digits the API wrote.
+      const data: any = parseExact(await res.text());
       const rows: any[] = Array.isArray(data) ? data : [];
       const more = res.headers.get('x-has-more') === 'true';
-      const columns = rows.length ? Object.keys(rows[0]) : [];
       replace(
         out,
-        rows.length === 0 ? h('p', { class: 'empty' }, data.message ?? 'No results returned') : h('div', { class: 'scroll' }, h('table', { 'aria-label': 'Results', 'data-testid': 'results' }, h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, rows.map((r) => h('tr', {}, columns.map((c) => h('td', {}, r[c] === null ? h('span', { class: 'muted' }, 'null') : typeof r[c] === 'object' ? JSON.stringify(r[c]) : String(r[c])))))))),
+        rows.length === 0 ? h('p', { class: 'empty' }, data.message ?? 'No results returned') : resultGrid(rows),
         h('nav', { class: 'pager', 'aria-label': 'Result pages' },
           h('button', { type: 'button', disabled: page === 1, onclick: () => ((page -= 1), run()) }, '‹ Previous'),
           h('span', {}, `Page ${page}${res.headers.get('x-cache') ? ` · cache ${res.headers.get('x-cache')}` : ''}`),
