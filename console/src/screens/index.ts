@@ -9,6 +9,7 @@ import { keysScreen, rolesScreen } from './keys.ts';
 import { metricsScreen } from './metrics.ts';
 import { alertsScreen, auditScreen, cacheScreen, collectionsScreen, eventsScreen, settingsScreen } from './ops.ts';
 import { queriesScreen } from './queries.ts';
+import { workbenchScreen } from '../workbench/screen.ts';
 
 export interface Screen {
   path: string;
@@ -23,6 +24,7 @@ export const SCREENS: Screen[] = [
   { path: 'home', title: 'Overview', nav: true, render: homeScreen },
   { path: 'connections', title: 'Connections', capability: 'connections.read', nav: true, render: connectionsScreen },
   { path: 'queries', title: 'Saved queries', capability: 'queries.read', nav: true, render: queriesScreen },
+  { path: 'workbench', title: 'SQL workbench', capability: 'data.run', nav: true, render: workbenchScreen },
   { path: 'collections', title: 'Collections', capability: 'collections.read', nav: true, render: collectionsScreen },
   { path: 'keys', title: 'API keys', capability: 'keys.read', nav: true, render: keysScreen },
   { path: 'roles', title: 'Roles', capability: 'roles.read', nav: true, render: rolesScreen },

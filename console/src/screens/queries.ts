@@ -3,12 +3,14 @@ import { attempt, errorBox, field, fmtTime, h, pagedTable, replace, toast } from
 import { paramsEditor, type Rules } from '../params-editor.ts';
 import { sqlEditor } from '../sql-editor.ts';
 import { can } from '../state.ts';
+import { type Draft, takeDraft } from '../workbench/draft.ts';
+import { type Runner, runOnCtrlEnter, runner } from '../workbench/runner.ts';
 import { filterMarkers, mongoFields } from './mongo-fields.ts';
 import { queryDetail } from './query-detail.ts';
 
 /** Saved queries: list with filters, a new query, and one query's page. */
 export async function queriesScreen(view: HTMLElement, args: string[]): Promise<void> {
-  if (args[0] === 'new') return definitionForm(view, null);
+  if (args[0] === 'new') return definitionForm(view, null, undefined, takeDraft());
   if (args[0]) return queryDetail(view, args[0]);
   const search = h('input', { type: 'search', 'aria-label': 'Search' });
   const status = h('select', { 'aria-label': 'Status' }, ['', 'published', 'unpublished', 'draft'].map((s) => h('option', { value: s }, s || 'any status')));
@@ -45,23 +47,35 @@ export async function queriesScreen(view: HTMLElement, args: string[]): Promise<
  * one. Validate shows every problem, the parameters used and tables read.
  * A MongoDB connection's query is a find (collection, filter, projection,
  * sort) instead of SQL: the form shows the fields of the connection chosen.
+ * `draft`: a new query's SQL, connection and parameters from the workbench.
+ * Run draft runs the SQL as the workbench does, before anything is saved.
  */
-export async function definitionForm(view: HTMLElement, existing: any | null, onSaved?: () => void): Promise<void> {
+export async function definitionForm(view: HTMLElement, existing: any | null, onSaved?: () => void, draft?: Draft | null): Promise<void> {
+  const start = existing ?? draft ?? null;
   const connections = await get<{ connections: Array<{ name: string; db: string }> }>('/api/v1/connections').catch(() => ({ connections: [] }));
   const name = h('input', { value: existing?.name ?? '', required: true, disabled: existing !== null, autocomplete: 'off' });
-  const connection = h('select', {}, h('option', { value: '' }, '(none)'), connections.connections.map((c) => h('option', { value: c.name, selected: existing?.connection_name === c.name }, c.name)));
+  const connection = h('select', {}, h('option', { value: '' }, '(none)'), connections.connections.map((c) => h('option', { value: c.name, selected: start?.connection_name === c.name }, c.name)));
   const description = h('input', { value: existing?.description ?? '' });
   const collection = h('input', { value: existing?.collection ?? '', disabled: existing !== null });
   const cacheTtl = h('input', { type: 'number', min: 0, value: existing?.cache_ttl ?? '' });
-  const editor = sqlEditor(existing?.sql ?? '');
+  const editor = sqlEditor(start?.sql ?? '');
   const mongo = mongoFields(existing);
   const sqlField = h('div', { class: 'field' }, h('span', { class: 'label' }, 'SQL (bind values as :name)'), editor.el);
   const isMongo = () => connections.connections.find((c) => c.name === connection.value)?.db === 'mongodb';
-  const showFields = () => ((sqlField.hidden = isMongo()), (mongo.el.hidden = !isMongo()));
+  const runDraft = h('button', { type: 'button', onclick: () => void draftRun() }, 'Run draft');
+  const showFields = () => ((sqlField.hidden = isMongo()), (mongo.el.hidden = !isMongo()), (runDraft.hidden = isMongo() || !can('data.run')));
   connection.addEventListener('change', showFields);
   showFields();
-  const params = paramsEditor((existing?.parameters ?? {}) as Record<string, Rules>);
+  const params = paramsEditor((start?.parameters ?? {}) as Record<string, Rules>);
   const out = h('div', { 'aria-live': 'polite' });
+  const draftOut = h('div');
+  let drafted: Runner | null = null;
+  const draftRun = () => {
+    drafted ??= runner(() => ({ sql: editor.textarea.value, connection: connection.value }), editor.textarea);
+    if (!drafted.el.isConnected) replace(draftOut, h('h2', {}, 'Draft run'), drafted.el);
+    return drafted.run(1);
+  };
+  runOnCtrlEnter(editor.textarea, () => void (runDraft.hidden || draftRun()));
   const definition = () => ({
     ...(isMongo() ? mongo.value() : { sql: editor.textarea.value }),
     connection_name: connection.value || null,
@@ -111,10 +125,12 @@ export async function definitionForm(view: HTMLElement, existing: any | null, on
       params.el,
       h('div', { class: 'actions' },
         h('button', { type: 'button', onclick: validate }, 'Validate'),
+        runDraft,
         h('button', { type: 'button', onclick: () => save(false) }, 'Save draft'),
         h('button', { type: 'button', class: 'primary', onclick: () => save(true) }, 'Save and publish'),
       ),
       out,
+      draftOut,
     ),
   );
 }

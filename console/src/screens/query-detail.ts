@@ -3,6 +3,7 @@ import { attempt, confirmStep, field, fmtTime, h, pagedTable, replace, toast } f
 import { parseExact } from '../exact-json.ts';
 import { paramInput } from '../param-input.ts';
 import { resultGrid } from '../result-grid.ts';
+import { runOnCtrlEnter } from '../workbench/runner.ts';
 import { cacheTable } from './ops.ts';
 import { callSnippets, callUrl } from '../snippets.ts';
 import { highlight } from '../sql-editor.ts';
@@ -185,6 +186,8 @@ function runPanel(panel: HTMLElement, q: any): void {
     out,
     h('section', { 'aria-label': 'Call it' }, h('h2', {}, 'Call it'), call),
   );
+  const runForm = panel.querySelector<HTMLFormElement>('form.run')!;
+  runOnCtrlEnter(runForm, () => runForm.requestSubmit());
   drawCall();
 }
 
