@@ -7,6 +7,12 @@ interface Plan extends PlanShape {
   warnings: { path: string; message: string }[];
 }
 
+const SIGNS: Record<string, string> = { '+': 'create', '~': 'update', '-': 'delete', '=': 'manage' };
+
+/** Each line of the plan marked by its sign (`+ ~ - =`), so the colours the CLI prints are shown too; the text stays the CLI's. */
+const planLines = (text: string) =>
+  text.split('\n').map((line, i, all) => h('span', { class: `plan-${SIGNS[line.trim()[0] ?? ''] ?? 'line'}` }, i < all.length - 1 ? `${line}\n` : line));
+
 /**
  * Configuration as code: paste a file (YAML or JSON), see what it would
  * change, apply it all or nothing (owners); the objects it manages.
@@ -26,7 +32,7 @@ export async function configScreen(view: HTMLElement): Promise<void> {
       h('h2', {}, title),
       step === 'diff' && h('p', { 'data-testid': 'config-verdict' }, diffVerdict(plan)),
       ...plan.warnings.map((w) => h('p', { class: 'muted' }, `Warning: ${w.path ? `${w.path}: ` : ''}${w.message}`)),
-      h('pre', { class: 'result', 'data-testid': 'config-result' }, planText(plan, { applied: step === 'apply', colour: false })),
+      h('pre', { class: 'result plan', 'data-testid': 'config-result' }, planLines(planText(plan, { applied: step === 'apply', colour: false }))),
       h('details', {}, h('summary', {}, 'As JSON'), h('pre', { class: 'result' }, JSON.stringify(plan, null, 2))),
     );
   replace(
