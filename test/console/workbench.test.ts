@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
@@ -63,6 +64,11 @@ describe('the SQL workbench', () => {
     await page.getByTestId('results').getByText('NULL').first().waitFor();
     expect(await gridRows(page)).toEqual((await rawRows(wide)).map((r) => r.map((v) => (v === 'null' ? 'NULL' : v))));
     await shot(page, 'grid');
+    // A long value: its start in the cell, the whole of it one click away.
+    await run(page, "select repeat('ab', 150) as long_text");
+    await page.getByRole('button', { name: 'Full value of long_text, row 1' }).click();
+    expect(await page.getByRole('dialog').locator('pre').textContent()).toBe('ab'.repeat(150));
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     expect(problems).toEqual([]);
   });
 
@@ -120,6 +126,12 @@ describe('the SQL workbench', () => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByTestId('results').waitFor();
     expect((await gridRows(page)).map((r) => r[0])).toEqual(['1', '2', '3', '4']);
+
+    // Download: the whole result as a stream, the same bytes the API streams.
+    await page.getByRole('combobox', { name: 'Download format' }).selectOption('csv');
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    const stream = await origin.fetch('/execute_sql?stream=true&format=csv', { method: 'POST', headers: { 'x-api-key': ADMIN_KEY }, json: { sql: 'select id, title from films where id < :before', params: { before: '5' }, connection_name: 'examples' } });
+    expect(readFileSync((await file.path())!, 'utf8')).toBe(await stream.text());
 
     // The examples' 40 films, 25 a page.
     await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('25');
