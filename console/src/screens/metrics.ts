@@ -1,73 +1,74 @@
 import { get, qs } from '../api.ts';
-import { attempt, h, replace } from '../dom.ts';
+import { attempt, field, h, replace } from '../dom.ts';
+import { timeChart } from './metrics-chart.ts';
 
-const SVG = 'http://www.w3.org/2000/svg';
-const MINUTES = 30;
+/** The windows offered, each with a bucket that gives 15 to 48 bars. */
+const WINDOWS = [
+  { label: 'Last 15 minutes', minutes: 15, bucket: 1 },
+  { label: 'Last hour', minutes: 60, bucket: 2 },
+  { label: 'Last 6 hours', minutes: 360, bucket: 10 },
+  { label: 'Last 24 hours', minutes: 1440, bucket: 30 },
+];
+/** Runs read per refresh at most: the history is paged 1000 at a time, newest first. */
+const MAX_RUNS = 20_000;
 
-function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  return el;
-}
-
-/** A small bar chart of one value per minute, with its total or mean. */
-function chart(title: string, values: number[], summary: string): HTMLElement {
-  const width = 300;
-  const height = 80;
-  const max = Math.max(1, ...values);
-  const bar = width / values.length;
-  const s = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${title}: ${summary}`, class: 'chart' });
-  s.appendChild(svg('line', { x1: 0, y1: height - 0.5, x2: width, y2: height - 0.5, class: 'axis' }));
-  values.forEach((v, i) => {
-    const bh = (v / max) * (height - 4);
-    s.appendChild(svg('rect', { x: i * bar + 1, y: height - bh, width: Math.max(1, bar - 2), height: bh, class: 'bar' }));
-  });
-  return h('figure', { class: 'metric card', 'data-metric': title }, h('figcaption', {}, h('strong', {}, title), h('span', { class: 'value' }, summary)), s as unknown as Node);
+interface Run {
+  time: string;
+  status: string;
+  rows: number | null;
+  duration_ms: number | null;
 }
 
 /**
- * Request rate, errors, latency and rows for the last 30 minutes, one bar a
- * minute, from the recorded runs (GET /api/v1/history: the workspace's runs
- * the role may read). Refreshes every 10 s while shown.
+ * Request rate, errors, latency and rows over a chosen window, from the
+ * recorded runs (GET /api/v1/history: the workspace's runs the role may
+ * read). Refreshes every 10 s while shown.
  */
 export async function metricsScreen(view: HTMLElement): Promise<void> {
   const out = h('div', { class: 'charts' });
-  replace(view, h('h1', {}, 'Metrics'), h('p', { class: 'muted' }, `Runs per minute over the last ${MINUTES} minutes, refreshed every 10 s.`), out);
+  const note = h('p', { class: 'muted' });
+  const choice = h('select', { onchange: () => void draw() }, WINDOWS.map((w, i) => h('option', { value: i, selected: w.minutes === 60 }, w.label)));
+  replace(view, h('h1', {}, 'Metrics'), h('div', { class: 'filters' }, field('Window', choice)), note, out);
   const draw = async () => {
-    const since = new Date(Date.now() - MINUTES * 60_000);
-    const items: any[] = [];
+    const span = WINDOWS[Number(choice.value)];
+    const bucketMs = span.bucket * 60_000;
+    const buckets = span.minutes / span.bucket;
+    // Buckets end on the next whole bucket, so bars keep their place from one refresh to the next.
+    const end = Math.ceil(Date.now() / bucketMs) * bucketMs;
+    const start = end - buckets * bucketMs;
+    const items: Run[] = [];
     let cursor: string | null = null;
     const ok = await attempt(out, async () => {
       do {
-        const page: { items: any[]; next_cursor: string | null } = await get(`/api/v1/history${qs({ since: since.toISOString(), limit: 500, cursor })}`);
+        const page: { items: Run[]; next_cursor: string | null } = await get(`/api/v1/history${qs({ since: new Date(start).toISOString(), limit: 1000, cursor })}`);
         items.push(...page.items);
         cursor = page.next_cursor;
-      } while (cursor && items.length < 5000);
+      } while (cursor && items.length < MAX_RUNS);
       return true;
     });
     if (!ok) return;
-    const bucket = (r: any) => Math.min(MINUTES - 1, Math.floor((Date.parse(r.time) - since.getTime()) / 60_000));
-    const runs = new Array(MINUTES).fill(0);
-    const errors = new Array(MINUTES).fill(0);
-    const rows = new Array(MINUTES).fill(0);
-    const ms = new Array(MINUTES).fill(0);
+    const runs = new Array(buckets).fill(0);
+    const errors = new Array(buckets).fill(0);
+    const rows = new Array(buckets).fill(0);
+    const ms = new Array(buckets).fill(0);
     for (const r of items) {
-      const b = bucket(r);
-      if (b < 0) continue;
+      const b = Math.floor((Date.parse(r.time) - start) / bucketMs);
+      if (b < 0 || b >= buckets) continue;
       runs[b] += 1;
       if (r.status === 'error') errors[b] += 1;
       rows[b] += r.rows ?? 0;
       ms[b] += r.duration_ms ?? 0;
     }
-    const latency = ms.map((t, i) => (runs[i] ? t / runs[i] : 0));
-    const total = items.length;
-    const meanMs = total ? items.reduce((n, r) => n + (r.duration_ms ?? 0), 0) / total : 0;
+    const total = runs.reduce((a, b) => a + b, 0);
+    const meanMs = total ? ms.reduce((a, b) => a + b, 0) / total : 0;
+    const per = `${span.bucket} min`;
+    note.textContent = `One bar per ${per}, refreshed every 10 s; hover a bar for its value.${cursor ? ` Only the newest ${items.length} runs are drawn.` : ''}`;
     replace(
       out,
-      chart('Requests', runs, `${total} runs (${(total / MINUTES).toFixed(1)}/min)`),
-      chart('Errors', errors, `${errors.reduce((a, b) => a + b, 0)} errors`),
-      chart('Latency', latency, `${meanMs.toFixed(1)} ms mean`),
-      chart('Rows', rows, `${rows.reduce((a, b) => a + b, 0)} rows`),
+      timeChart({ title: 'Requests', unit: `runs per ${per}`, values: runs, summary: `${total} runs (${(total / span.minutes).toFixed(1)}/min)` }, start, bucketMs),
+      timeChart({ title: 'Errors', unit: `errors per ${per}`, values: errors, summary: `${errors.reduce((a, b) => a + b, 0)} errors` }, start, bucketMs),
+      timeChart({ title: 'Latency', unit: 'ms (mean)', values: ms.map((t, i) => (runs[i] ? t / runs[i] : 0)), summary: `${meanMs.toFixed(1)} ms mean` }, start, bucketMs),
+      timeChart({ title: 'Rows', unit: `rows per ${per}`, values: rows, summary: `${rows.reduce((a, b) => a + b, 0)} rows` }, start, bucketMs),
     );
   };
   await draw();
