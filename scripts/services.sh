@@ -87,12 +87,12 @@ need javac openjdk-17-jdk-headless
   || fail "the PostgreSQL JDBC jar is missing and the Debian package libpostgresql-jdbc-java could not be installed"
 
 # The stand-ins only the tests run (chdb under the ClickHouse front, the MongoDB
-# emulator, s3rver) and newman: their own lockfile, never in the user's install.
+# emulator, s3rver), newman and axe-core: their own lockfile, never in the user's install.
 # Reinstalled when the lockfile is newer than what npm last wrote there.
 here="$(cd "$(dirname "$0")/.." && pwd)"
 if [ ! -f "$here/test/node_modules/.package-lock.json" ] || [ "$here/test/package-lock.json" -nt "$here/test/node_modules/.package-lock.json" ]; then
   echo "services: installing the test-only servers (test/package.json)"
-  npm ci --prefix "$here/test" --no-audit --no-fund >/dev/null || fail "npm ci in test/ failed (the test-only servers: chdb, the MongoDB emulator, s3rver, newman)"
+  npm ci --prefix "$here/test" --no-audit --no-fund >/dev/null || fail "npm ci in test/ failed (the test-only servers: chdb, the MongoDB emulator, s3rver, newman; axe-core)"
 fi
 
 psql -h 127.0.0.1 -U postgres -d postgres -tAc "select 1 from pg_database where datname='test'" | grep -q 1 \

@@ -77,7 +77,8 @@ export function pagedTable<T>(columns: Column<T>[], rows: T[], options: { pageSi
         ? h('p', { class: 'empty' }, options.empty ?? 'Nothing here yet.')
         : h(
             'div',
-            { class: 'scroll' },
+            // Focusable, so a keyboard can scroll a wide table that holds no control of its own.
+            { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': options.label ?? 'Table' },
             h(
               'table',
               { 'aria-label': options.label },
