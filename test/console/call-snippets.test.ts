@@ -63,6 +63,14 @@ describe('call snippets', () => {
     expect(await calls.getByLabel('JavaScript fetch', { exact: true }).textContent()).toContain('format=csv');
     const mcp = JSON.parse((await calls.getByLabel('MCP client configuration', { exact: true }).textContent())!);
     expect(mcp).toEqual({ mcpServers: { sluice: { type: 'http', url: `${origin.url}/mcp`, headers: { 'X-API-Key': '<your key>' } } } });
+
+    // A stored result: its snippet reads the result again, chunks and all.
+    await page.getByRole('button', { name: 'Run as a result' }).click();
+    await page.getByText(/^Result ready: 3 rows/).waitFor();
+    const again = (await page.getByTestId('snippets').first().getByLabel('curl', { exact: true }).textContent())!;
+    expect(again).toMatch(new RegExp(`^curl -sS --fail-with-body '${origin.url}/results/[^']+' -H "X-API-Key: \\$SLUICE_KEY"$`));
+    const result = JSON.parse((await run('bash', ['-c', again], { env: { ...process.env, SLUICE_KEY: ADMIN_KEY } })).stdout);
+    expect(result).toMatchObject({ state: 'succeeded', rows: 3, format: 'csv' });
     expect(problems).toEqual([]);
   });
 
