@@ -228,7 +228,9 @@ describe('every console screen', () => {
 
     // The workspace switcher: calls then go to /w/team/api/v1/...
     await page.getByRole('combobox', { name: 'Workspace' }).selectOption('team');
-    await page.getByText('workspace team').or(page.getByTestId('who')).first().waitFor();
+    // The switch ends on the overview once /api/v1/me answers: a screen opened before that would be drawn over.
+    await page.waitForFunction(() => document.title.startsWith('Overview') && location.hash === '#/');
+    await settle(page);
     await openScreen(page, 'Connections');
     // Under a full suite's load this screen has once taken past the default 30 s to show (2026-11-28).
     await page.getByText('No connections yet.').waitFor({ timeout: 90_000 });
