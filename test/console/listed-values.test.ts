@@ -31,14 +31,38 @@ beforeAll(async () => {
     await origin.call('POST', '/api/v1/connections', { name: 'films', ...pg.fields }, admin),
     await origin.call('POST', '/api/v1/queries', { name: 'films_by_rating', sql, connection_name: 'films', parameters: { rating: { type: 'string', values_query: 'select distinct rating from films', description: 'A film rating' } }, publish: true }, admin),
     await origin.call('POST', '/api/v1/queries', { name: 'films_of_enum', sql, connection_name: 'films', parameters: { rating: { type: 'string', enum: ['G', 'PG'], default: 'PG' } }, publish: true }, admin),
+    await origin.call('POST', '/api/v1/queries', { name: 'films_typed', sql: 'select id, title from films where id <= :max_id and (:rated = (rating is not null)) and coalesce(:low, 0) <= id order by id', connection_name: 'films', parameters: { max_id: 'integer', rated: { type: 'boolean', default: true }, low: { type: 'number', required: false } }, publish: true }, admin),
   ];
-  expect(made.map((r) => r.status)).toEqual([201, 201, 201]);
+  expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201]);
 });
 afterAll(async () => {
   await browser?.close();
   await origin?.stop();
   await pg?.drop();
   rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the run form', () => {
+  it('types each input by its parameter and marks the required ones', async () => {
+    const { page, problems } = await watchedPage(browser);
+    await signIn(page, origin.url, ADMIN_KEY);
+    await page.goto(`${origin.url}/console#/queries/films_typed`);
+    await settle(page);
+    await page.getByRole('tab', { name: 'Run' }).click();
+    const maxId = page.getByLabel('max_id', { exact: true });
+    const low = page.getByLabel('low', { exact: true });
+    expect([await maxId.getAttribute('inputmode'), await maxId.evaluate((el: HTMLInputElement) => el.required)]).toEqual(['numeric', true]);
+    expect(await page.locator('.field', { has: maxId }).locator('.required-mark').textContent()).toBe('required');
+    expect(await page.locator('.field', { has: low }).locator('.required-mark').count()).toBe(0);
+    expect([await low.getAttribute('inputmode'), await low.evaluate((el: HTMLInputElement) => el.required)]).toEqual(['decimal', false]);
+    const rated = page.getByRole('combobox', { name: 'rated', exact: true });
+    expect(await rated.locator('option').allTextContents()).toEqual(['', 'true', 'false']);
+    expect(await rated.inputValue()).toBe('true');
+    await maxId.fill('3');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByTestId('results').getByRole('cell', { name: 'Gamma' }).waitFor();
+    expect(problems).toEqual([]);
+  });
 });
 
 describe('the run form of a parameter with allowed values', () => {
