@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { type Origin, startOrigin } from '../harness/origin.ts';
 
 /** Debian's chromium (scripts/services.sh installs it); never a downloaded browser. */
 function chromiumPath(): string {
@@ -15,6 +17,19 @@ function chromiumPath(): string {
 export async function launch(): Promise<Browser> {
   // As root, chromium's sandbox cannot start; the pages are our own console on loopback.
   return chromium.launch({ executablePath: chromiumPath(), args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+}
+
+/** A test file's origin (`adminKey` its server key) and browser, started before its tests and stopped after them. */
+export function consoleSuite(adminKey: string): { readonly origin: Origin; readonly browser: Browser } {
+  const suite = {} as { origin: Origin; browser: Browser };
+  beforeAll(async () => {
+    [suite.origin, suite.browser] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: adminKey } }), launch()]);
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.origin?.stop();
+  });
+  return suite;
 }
 
 /** The pictures in README and docs/reference/console.md. */

@@ -1,30 +1,20 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
-import { launch, openScreen, shot, signIn, watchedPage } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite, openScreen, shot, signIn, watchedPage } from './browser.ts';
 
 /** The overview (docs/reference/console.md): the server's counts from the API, and next steps while it is empty. */
 
 const ADMIN_KEY = 'console-overview-admin-key-0001';
 const admin = { 'x-api-key': ADMIN_KEY };
-let origin: Origin;
-let browser: Browser;
-
-beforeAll(async () => {
-  [origin, browser] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY } }), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await origin?.stop();
-});
+const suite = consoleSuite(ADMIN_KEY);
 
 const counts = (page: Page) =>
   page.getByRole('list', { name: 'Counts' }).locator('li').evaluateAll((items) => Object.fromEntries(items.map((li) => [li.querySelector('.count-label')!.textContent, li.querySelector('.count-value')!.textContent])));
 
 describe('the overview', () => {
   it('on an empty server, links the next steps: a connection, a query, a key', async () => {
-    const { page, problems } = await watchedPage(browser);
-    await signIn(page, origin.url, ADMIN_KEY);
+    const { page, problems } = await watchedPage(suite.browser);
+    await signIn(page, suite.origin.url, ADMIN_KEY);
     await openScreen(page, 'Overview');
     const steps = page.getByRole('region', { name: 'Next steps' });
     expect(await steps.getByRole('link').evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href')]))).toEqual([
@@ -41,23 +31,23 @@ describe('the overview', () => {
 
   it("counts what the API lists: connections, queries published and in draft, keys, today's runs and errors, alerts", async () => {
     const made = [
-      await origin.call('POST', '/api/v1/connections', { name: 'memory', db: 'duckdb' }, admin),
-      await origin.call('POST', '/api/v1/queries', { name: 'numbers', sql: 'SELECT i FROM range(:n) t(i)', connection_name: 'memory', parameters: { n: { type: 'int' } }, publish: true }, admin),
-      await origin.call('POST', '/api/v1/queries', { name: 'broken', sql: 'SELECT * FROM no_such_table', connection_name: 'memory', publish: true }, admin),
-      await origin.call('POST', '/api/v1/queries', { name: 'sketch', sql: 'SELECT 1 AS one', connection_name: 'memory' }, admin),
-      await origin.call('POST', '/api/v1/api-keys', { name: 'reader', queries: ['numbers'] }, admin),
+      await suite.origin.call('POST', '/api/v1/connections', { name: 'memory', db: 'duckdb' }, admin),
+      await suite.origin.call('POST', '/api/v1/queries', { name: 'numbers', sql: 'SELECT i FROM range(:n) t(i)', connection_name: 'memory', parameters: { n: { type: 'int' } }, publish: true }, admin),
+      await suite.origin.call('POST', '/api/v1/queries', { name: 'broken', sql: 'SELECT * FROM no_such_table', connection_name: 'memory', publish: true }, admin),
+      await suite.origin.call('POST', '/api/v1/queries', { name: 'sketch', sql: 'SELECT 1 AS one', connection_name: 'memory' }, admin),
+      await suite.origin.call('POST', '/api/v1/api-keys', { name: 'reader', queries: ['numbers'] }, admin),
     ];
     expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
-    expect((await origin.call('GET', '/q/numbers?n=2', undefined, admin)).status).toBe(200);
-    expect((await origin.call('GET', '/q/numbers?n=3', undefined, admin)).status).toBe(200);
-    expect((await origin.call('GET', '/q/broken', undefined, admin)).status).toBeGreaterThanOrEqual(400);
-    const usage = await origin.call('GET', '/api/v1/usage/quotas', undefined, admin);
+    expect((await suite.origin.call('GET', '/q/numbers?n=2', undefined, admin)).status).toBe(200);
+    expect((await suite.origin.call('GET', '/q/numbers?n=3', undefined, admin)).status).toBe(200);
+    expect((await suite.origin.call('GET', '/q/broken', undefined, admin)).status).toBeGreaterThanOrEqual(400);
+    const usage = await suite.origin.call('GET', '/api/v1/usage/quotas', undefined, admin);
     const runs = (usage.body.callers as Array<{ day?: { calls?: number } }>).reduce((n, c) => n + (c.day?.calls ?? 0), 0);
-    const errors = await origin.call('GET', '/api/v1/history?status=error', undefined, admin);
-    const alerts = await origin.call('GET', '/api/v1/alerts', undefined, admin);
+    const errors = await suite.origin.call('GET', '/api/v1/history?status=error', undefined, admin);
+    const alerts = await suite.origin.call('GET', '/api/v1/alerts', undefined, admin);
 
-    const { page, problems } = await watchedPage(browser);
-    await signIn(page, origin.url, ADMIN_KEY);
+    const { page, problems } = await watchedPage(suite.browser);
+    await signIn(page, suite.origin.url, ADMIN_KEY);
     await openScreen(page, 'Overview');
     expect(await counts(page)).toEqual({
       Connections: '2',

@@ -1,24 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
-import { launch, settle, signIn, watchedPage } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite, settle, signIn, watchedPage } from './browser.ts';
 
 const ADMIN_KEY = 'console-sign-in-admin-key-0001';
-let origin: Origin;
-let browser: Browser;
-
-beforeAll(async () => {
-  [origin, browser] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY } }), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await origin?.stop();
-});
+const suite = consoleSuite(ADMIN_KEY);
 
 describe('console sign-in', () => {
   it('calls nothing before sign-in but the page and its assets', async () => {
-    const { page, problems, requests } = await watchedPage(browser);
-    await page.goto(`${origin.url}/console`);
+    const { page, problems, requests } = await watchedPage(suite.browser);
+    await page.goto(`${suite.origin.url}/console`);
     await page.getByLabel('Admin key or administrator token').waitFor();
     await page.waitForTimeout(300);
     expect(requests.every((r) => r === 'GET /console' || r.startsWith('GET /console/assets/'))).toBe(true);
@@ -26,8 +15,8 @@ describe('console sign-in', () => {
   });
 
   it('refuses a wrong key with a visible message naming the code and request id', async () => {
-    const { page } = await watchedPage(browser);
-    await page.goto(`${origin.url}/console`);
+    const { page } = await watchedPage(suite.browser);
+    await page.goto(`${suite.origin.url}/console`);
     await page.getByLabel('Admin key or administrator token').fill('not-the-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
@@ -39,8 +28,8 @@ describe('console sign-in', () => {
   });
 
   it('keeps the key in sessionStorage only, never the URL or localStorage, and forgets it on sign-out', async () => {
-    const { page, problems } = await watchedPage(browser);
-    await signIn(page, origin.url, ADMIN_KEY);
+    const { page, problems } = await watchedPage(suite.browser);
+    await signIn(page, suite.origin.url, ADMIN_KEY);
     // The home screen drawn first: a reload or sign-out would otherwise abort its requests, which is no failure of the server.
     await settle(page);
     expect(await page.getByTestId('who').textContent()).toContain('(admin key)');

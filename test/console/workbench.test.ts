@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Origin, startOrigin } from '../harness/origin.ts';
-import { launch, openScreen, settle, shot, signIn, watchedPage } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite, openScreen, settle, shot, signIn, watchedPage } from './browser.ts';
 
 /**
  * The SQL workbench (docs/reference/console.md): statements run through
@@ -12,28 +11,19 @@ import { launch, openScreen, settle, shot, signIn, watchedPage } from './browser
 
 const ADMIN_KEY = 'console-workbench-admin-key-0001';
 const EXACT_SQL = 'select id, views, price from films where id in (6, 9) order by id';
-let origin: Origin;
-let browser: Browser;
-
-beforeAll(async () => {
-  [origin, browser] = await Promise.all([startOrigin({ env: { SLUICE_API_KEY: ADMIN_KEY } }), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await origin?.stop();
-});
+const suite = consoleSuite(ADMIN_KEY);
 
 /** The API's answer as text, each row's values as the JSON wrote them (no double in between). */
 async function rawRows(sql: string): Promise<string[][]> {
-  const res = await origin.fetch('/execute_sql', { method: 'POST', headers: { 'x-api-key': ADMIN_KEY }, json: { sql, connection_name: 'examples' } });
+  const res = await suite.origin.fetch('/execute_sql', { method: 'POST', headers: { 'x-api-key': ADMIN_KEY }, json: { sql, connection_name: 'examples' } });
   expect(res.status).toBe(200);
   const text = await res.text();
   return [...text.matchAll(/\{([^}]*)\}/g)].map((row) => [...row[1].matchAll(/"\w+":("(?:[^"\\]|\\.)*"|[^,]+)/g)].map((v) => v[1].replace(/^"|"$/g, '')));
 }
 
 async function openWorkbench(): Promise<{ page: Page; problems: string[] }> {
-  const { page, problems } = await watchedPage(browser);
-  await signIn(page, origin.url, ADMIN_KEY);
+  const { page, problems } = await watchedPage(suite.browser);
+  await signIn(page, suite.origin.url, ADMIN_KEY);
   await openScreen(page, 'SQL workbench');
   await page.getByRole('combobox', { name: 'Connection' }).selectOption('examples');
   await page.getByRole('button', { name: 'First rows of films' }).waitFor();
@@ -130,7 +120,7 @@ describe('the SQL workbench', () => {
     // Download: the whole result as a stream, the same bytes the API streams.
     await page.getByRole('combobox', { name: 'Download format' }).selectOption('csv');
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
-    const stream = await origin.fetch('/execute_sql?stream=true&format=csv', { method: 'POST', headers: { 'x-api-key': ADMIN_KEY }, json: { sql: 'select id, title from films where id < :before', params: { before: '5' }, connection_name: 'examples' } });
+    const stream = await suite.origin.fetch('/execute_sql?stream=true&format=csv', { method: 'POST', headers: { 'x-api-key': ADMIN_KEY }, json: { sql: 'select id, title from films where id < :before', params: { before: '5' }, connection_name: 'examples' } });
     expect(readFileSync((await file.path())!, 'utf8')).toBe(await stream.text());
 
     // The examples' 40 films, 25 a page.
@@ -157,9 +147,9 @@ describe('the SQL workbench', () => {
   });
 
   it("runs a new query's draft in place, and a saved query's results keep their digits", async () => {
-    const { page, problems } = await watchedPage(browser);
-    await signIn(page, origin.url, ADMIN_KEY);
-    await page.goto(`${origin.url}/console#/queries/new`);
+    const { page, problems } = await watchedPage(suite.browser);
+    await signIn(page, suite.origin.url, ADMIN_KEY);
+    await page.goto(`${suite.origin.url}/console#/queries/new`);
     await settle(page);
     await page.getByRole('combobox', { name: 'Connection' }).selectOption('examples');
     await page.getByRole('textbox', { name: 'SQL' }).fill(EXACT_SQL);
@@ -167,9 +157,9 @@ describe('the SQL workbench', () => {
     await page.getByTestId('results').waitFor();
     expect(await gridRows(page)).toEqual(await rawRows(EXACT_SQL));
 
-    const made = await origin.call('POST', '/api/v1/queries', { name: 'big_views', sql: EXACT_SQL, connection_name: 'examples', publish: true }, { 'x-api-key': ADMIN_KEY });
+    const made = await suite.origin.call('POST', '/api/v1/queries', { name: 'big_views', sql: EXACT_SQL, connection_name: 'examples', publish: true }, { 'x-api-key': ADMIN_KEY });
     expect(made.status).toBe(201);
-    await page.goto(`${origin.url}/console#/queries/big_views`);
+    await page.goto(`${suite.origin.url}/console#/queries/big_views`);
     await settle(page);
     await page.getByRole('tab', { name: 'Run' }).click();
     await page.getByRole('button', { name: 'Run', exact: true }).click();
