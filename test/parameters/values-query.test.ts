@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, runPrefix } from '../cache/fixture.ts';
 import { ADMIN_KEY, type Reply, admin, as, makeKey } from '../grants/fixture.ts';
 import { type Origin, startOrigin } from '../harness/origin.ts';
+import { connectMcp } from '../mcp/client.ts';
 import { type FreshDatabase, freshDatabase } from '../harness/postgres-store.ts';
 import { unique } from '../harness/unique.ts';
 import { type TestDb, createTestDb } from '../query/fixture.ts';
@@ -74,8 +75,31 @@ describe('a parameter with values_query', () => {
     const entry = catalog.body.queries.find((q: { name: string }) => q.name === films);
     expect(entry.parameters.rating).toMatchObject({ type: 'string', enum: RATINGS });
     expect(JSON.stringify(catalog.body)).not.toContain('select distinct');
-    const tools = await admin(a, 'GET', '/api/v1/mcp/tools');
-    expect(JSON.stringify(tools.body)).toContain(JSON.stringify(RATINGS));
+    const mcp = await connectMcp(`${b.url}/mcp`, { 'x-api-key': ADMIN_KEY });
+    try {
+      const { tools } = await mcp.client.listTools();
+      const tool = tools.find((t) => t.description?.includes('A film rating') || t.name.startsWith(films.slice(0, 10)))!;
+      expect((tool.inputSchema.properties as Record<string, { enum?: unknown[] }>).rating!.enum).toEqual(RATINGS);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('must also be in its enum when it has one: both rules hold', async () => {
+    const name = unique('enum_and_values');
+    const saved = await admin(a, 'POST', '/api/v1/queries', {
+      name,
+      sql: 'select id from films where rating = :rating order by id',
+      parameters: { rating: { type: 'string', enum: ['PG', 'R', 'X'], values_query: 'select distinct rating from films' } },
+      connection_name: connection,
+      publish: true,
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    expect((await admin(b, 'GET', `/q/${name}?rating=R`)).body).toEqual([{ id: 2 }]);
+    expect((await admin(b, 'GET', `/q/${name}?rating=G`)).body.errors).toEqual({ rating: 'must be one of: PG, R, X' });
+    expect((await admin(b, 'GET', `/q/${name}?rating=X`)).body.errors.rating).toMatch(/^must be one of: G, /);
+    const openapi = await admin(a, 'GET', '/openapi.json');
+    expect(openapi.body.paths[`/q/${name}`].get.parameters[0].schema.enum).toEqual(['PG', 'R']);
   });
 
   it('runs a listed value and refuses another with 400 naming the allowed values', async () => {

@@ -9,7 +9,7 @@ import type { RunAnswer, RunSource } from '../../services/run/request.ts';
 import { dryRun } from '../../services/run/dry-run.ts';
 import { run } from '../../services/run/run.ts';
 import { type WholeAnswer, wholeAnswer } from '../../services/mcp/whole-answer.ts';
-import { FORMAT_PROBLEM, TOOL_FORMATS, type ToolFormat, formattedRows } from '../../services/mcp/formatted-rows.ts';
+import { FORMAT_PROBLEM, TOOL_FORMATS, type ToolFormat, formattedRows, isToolFormat } from '../../services/mcp/formatted-rows.ts';
 import { SluiceError } from '../../errors.ts';
 import type { McpCall } from './call.ts';
 
@@ -31,14 +31,18 @@ import type { McpCall } from './call.ts';
  */
 export async function callQueryTool(call: McpCall, query: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
   const { deps, caller } = call;
-  const { connection_name, dry_run, format, ...supplied } = args;
-  const parsed = queryOptions.safeParse({ connection_name, dry_run, format });
-  if (!parsed.success) return errorResult('Invalid arguments', { errors: problemsOf(parsed.error) });
-  const { connection_name: connection, dry_run: dry } = parsed.data;
+  const { connection_name, dry_run: dry, format = 'json', ...supplied } = args;
+  // Checked by hand, not with zod: this is every saved-query call's path, and a schema pass per call costs (ADR 0029).
+  const problems: Record<string, string> = {};
+  if (connection_name !== undefined && (typeof connection_name !== 'string' || connection_name === '')) problems.connection_name = 'must be the name of a connection';
+  if (dry !== undefined && typeof dry !== 'boolean') problems.dry_run = 'must be true or false';
+  if (!isToolFormat(format)) problems.format = FORMAT_PROBLEM;
+  if (Object.keys(problems).length > 0) return errorResult('Invalid arguments', { errors: problems });
+  const connection = connection_name as string | undefined;
   const options = mcpRowOptions(deps.env, caller);
   const source: RunSource = { kind: 'saved', name: query, supplied, source: 'json', connection, signInToken: call.signInToken };
   if (dry) return dryRunResult(call, source, options, signal);
-  const page = await pageOf(call, source, options, signal, parsed.data.format);
+  const page = await pageOf(call, source, options, signal, format as ToolFormat);
   const fetchAll = () => `GET ${streamUrl(call, page.query, supplied, connection)} with your key`;
   const whole = page.truncated ? await wholeAnswerOf(call, { ...source, version: page.version ?? undefined }, signal) : null;
   return rowsResult(`${page.query} (version ${page.version})`, { ...page, cap: options.paging!.pageSize, maxBytes: deps.env.SLUICE_MCP_MAX_BYTES, fetchAll, whole });
@@ -46,12 +50,6 @@ export async function callQueryTool(call: McpCall, query: string, args: Record<s
 
 /** How the rows are answered (services/mcp/formatted-rows.ts). */
 const formatArgument = z.enum(TOOL_FORMATS, { error: FORMAT_PROBLEM }).default('json');
-
-const queryOptions = z.object({
-  connection_name: z.string({ error: 'must be the name of a connection' }).min(1, 'must be the name of a connection').optional(),
-  dry_run: z.boolean({ error: 'must be true or false' }).optional(),
-  format: formatArgument,
-});
 
 const sqlArguments = z.strictObject({
   sql: z.string({ error: 'is required: one read statement' }).min(1, 'is required: one read statement'),
