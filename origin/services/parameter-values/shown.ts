@@ -11,12 +11,21 @@ export interface ShownVersion {
   mongoCollection?: string | null;
 }
 
+/** Where the list of a version's parameter is read: the version's own connection (and a mongo query's collection). */
+export const listRefOf = (at: ShownVersion & { connectionName: string }, param: string, rule: ParameterRule): ListRef => ({
+  query: at.query,
+  version: at.version,
+  connection: at.connectionName,
+  param,
+  rule,
+  ...(at.mongoCollection ? { collection: at.mongoCollection } : {}),
+});
+
 /** The list of one parameter of a shown version; null when it takes none or its list cannot be read now. */
 export async function shownList(deps: AppDeps, at: ShownVersion, param: string, rule: ParameterRule, refresh: 'always' | 'never' = 'never'): Promise<ValueList | null> {
   if (!listsValues(rule) || at.connectionName === null) return null;
-  const ref: ListRef = { query: at.query, version: at.version, connection: at.connectionName, param, rule, ...(at.mongoCollection ? { collection: at.mongoCollection } : {}) };
   try {
-    return shownAsJson(await valueList(deps, ref, refresh));
+    return shownAsJson(await valueList(deps, listRefOf({ ...at, connectionName: at.connectionName }, param, rule), refresh));
   } catch (err) {
     deps.logger.warn({ query: at.query, version: at.version, parameter: param, err: { message: (err as Error).message } }, 'parameter values could not be read');
     return null;

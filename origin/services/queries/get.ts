@@ -1,3 +1,4 @@
+import { listsValues, parseDefinitions } from '../../../shared/parameters/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { QueryRow, QueryVersionRow } from '../../store/schema/index.ts';
 import type { ValueList } from '../parameter-values/lists.ts';
@@ -30,7 +31,8 @@ export async function getQuery(deps: AppDeps, name: string, { workspace }: { wor
     const row = await findQuery(tx, name, { workspace });
     const read = await readQuery(tx, row);
     const number = read.query.published_version ?? read.query.versions[0]?.version;
-    const lists = Object.values(read.query.parameters).some((rule) => typeof rule === 'object' && rule !== null && ('values_query' in rule || 'values_field' in rule));
+    const parsed = parseDefinitions(read.query.parameters);
+    const lists = 'rules' in parsed && Object.values(parsed.rules).some(listsValues);
     return { read, serving: lists && number !== undefined ? await findVersion(tx, row, number) : null };
   });
   return serving ? { ...read, query: { ...read.query, parameter_values: await versionValueLists(deps, name, serving) } } : read;

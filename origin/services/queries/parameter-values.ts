@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import type { QueryVersionRow } from '../../store/schema/index.ts';
 import { problemOf } from '../parameter-values/read.ts';
-import { shownList } from '../parameter-values/shown.ts';
+import { listRefOf, shownList } from '../parameter-values/shown.ts';
 import { type ValueList, shownAsJson, valueList } from '../parameter-values/lists.ts';
 import { findQuery, findVersion } from './lookup.ts';
 
@@ -27,7 +27,8 @@ export async function parameterValues(deps: AppDeps, name: string, number: numbe
   }
   if (version.connectionName === null) throw new SluiceError('not_found', `Version ${number} of query "${name}" has no connection to read the values of "${param}" on`);
   try {
-    return shownAsJson(await valueList(deps, { query: name, version: number, connection: version.connectionName, param, rule, ...(version.mongo ? { collection: version.mongo.collection } : {}) }, refresh ? 'always' : 'never'));
+    const at = { query: name, version: number, connectionName: version.connectionName, mongoCollection: version.mongo?.collection ?? null };
+    return shownAsJson(await valueList(deps, listRefOf(at, param, rule), refresh ? 'always' : 'never'));
   } catch (err) {
     throw new SluiceError('query_failed', problemOf(err).message);
   }
