@@ -72,7 +72,12 @@ describe('the metrics charts', () => {
 
     await page.getByLabel('Window').selectOption({ label: 'Last 24 hours' });
     await settle(page);
-    expect((await read(page, 'Requests')).bars).toHaveLength(48);
+    requests = await read(page, 'Requests');
+    expect(requests.bars).toHaveLength(48);
+    // Over a day the two ends would read the same clock time: each label names its weekday.
+    for (const t of requests.time) expect(t).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d$/);
+    expect(requests.time[0]).not.toBe(requests.time[2]);
+    expect(requests.bars[0]).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d–\d\d:\d\d: \d+ runs per 30 min$/);
     expect(problems).toEqual([]);
   });
 });

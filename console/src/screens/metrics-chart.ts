@@ -20,6 +20,9 @@ export function niceCeil(value: number): number {
 }
 
 const clock = (t: number) => new Date(t).toTimeString().slice(0, 5);
+/** A time with its weekday (`Sat 14:05`), once a chart spans a day: its two ends would otherwise read the same. */
+const dayClock = (t: number) => `${new Date(t).toDateString().slice(0, 3)} ${clock(t)}`;
+const DAY_MS = 86_400_000;
 const figure = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
 
 export interface Series {
@@ -31,7 +34,8 @@ export interface Series {
 }
 
 /**
- * A bar chart over time: a time axis with clock labels at its ends and middle,
+ * A bar chart over time: a time axis with clock labels at its ends and middle
+ * (with the weekday over a day or more),
  * a value axis from 0 to a round top with the unit, a title on each bar
  * (shown on hover, read by a screen reader) with its time span and value.
  * The labels are SVG text, not a picture, so they are read as text.
@@ -43,7 +47,8 @@ export function timeChart(series: Series, start: number, bucketMs: number): HTML
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const bar = plotW / values.length;
   const y = (v: number) => PAD.top + plotH - (v / top) * plotH;
-  const s = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'group', 'aria-label': `${series.title} in ${series.unit}, ${clock(start)} to ${clock(start + values.length * bucketMs)}: ${series.summary}`, class: 'chart' });
+  const when = values.length * bucketMs >= DAY_MS ? dayClock : clock;
+  const s = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'group', 'aria-label': `${series.title} in ${series.unit}, ${when(start)} to ${when(start + values.length * bucketMs)}: ${series.summary}`, class: 'chart' });
   s.append(
     svg('line', { x1: PAD.left, y1: PAD.top + plotH + 0.5, x2: WIDTH - PAD.right, y2: PAD.top + plotH + 0.5, class: 'axis' }),
     svg('line', { x1: PAD.left - 0.5, y1: PAD.top, x2: PAD.left - 0.5, y2: PAD.top + plotH, class: 'axis' }),
@@ -53,7 +58,7 @@ export function timeChart(series: Series, start: number, bucketMs: number): HTML
     svg('text', { x: PAD.left + 4, y: PAD.top + 10, class: 'tick unit', 'data-axis': 'unit' }, series.unit),
   );
   for (const [i, anchor] of [[0, 'start'], [values.length / 2, 'middle'], [values.length, 'end']] as const) {
-    s.append(svg('text', { x: PAD.left + i * bar, y: HEIGHT - 6, 'text-anchor': anchor, class: 'tick', 'data-axis': 'time' }, clock(start + i * bucketMs)));
+    s.append(svg('text', { x: PAD.left + i * bar, y: HEIGHT - 6, 'text-anchor': anchor, class: 'tick', 'data-axis': 'time' }, when(start + i * bucketMs)));
   }
   values.forEach((v, i) => {
     const from = start + i * bucketMs;
@@ -61,7 +66,7 @@ export function timeChart(series: Series, start: number, bucketMs: number): HTML
     // A zero bar has no height to hover: a clear full-height band carries its title.
     const band = svg('rect', { x: PAD.left + i * bar, y: PAD.top, width: bar, height: plotH, class: 'band' });
     const group = svg('g', { 'data-bucket': i });
-    group.append(svg('title', {}, `${clock(from)}–${clock(from + bucketMs)}: ${figure(v)} ${series.unit}`), band, rect);
+    group.append(svg('title', {}, `${when(from)}–${clock(from + bucketMs)}: ${figure(v)} ${series.unit}`), band, rect);
     s.appendChild(group);
   });
   return h('figure', { class: 'metric card', 'data-metric': series.title }, h('figcaption', {}, h('strong', {}, series.title), h('span', { class: 'value' }, series.summary)), s as unknown as Node);
