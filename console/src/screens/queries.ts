@@ -3,6 +3,7 @@ import { attempt, errorBox, field, fmtTime, h, pagedTable, replace, toast } from
 import { paramsEditor, type Rules } from '../params-editor.ts';
 import { sqlEditor } from '../sql-editor.ts';
 import { can } from '../state.ts';
+import { type SchemaTable, attachCompletion } from '../workbench/completion.ts';
 import { type Draft, takeDraft } from '../workbench/draft.ts';
 import { type Runner, runOnCtrlEnter, runner } from '../workbench/runner.ts';
 import { filterMarkers, mongoFields } from './mongo-fields.ts';
@@ -48,7 +49,8 @@ export async function queriesScreen(view: HTMLElement, args: string[]): Promise<
  * A MongoDB connection's query is a find (collection, filter, projection,
  * sort) instead of SQL: the form shows the fields of the connection chosen.
  * `draft`: a new query's SQL, connection and parameters from the workbench.
- * Run draft runs the SQL as the workbench does, before anything is saved.
+ * Run draft runs the SQL as the workbench does, before anything is saved;
+ * table and column names complete from the connection's schema as there.
  */
 export async function definitionForm(view: HTMLElement, existing: any | null, onSaved?: () => void, draft?: Draft | null): Promise<void> {
   const start = existing ?? draft ?? null;
@@ -66,6 +68,18 @@ export async function definitionForm(view: HTMLElement, existing: any | null, on
   const showFields = () => ((sqlField.hidden = isMongo()), (mongo.el.hidden = !isMongo()), (runDraft.hidden = isMongo() || !can('data.run')));
   connection.addEventListener('change', showFields);
   showFields();
+  // Names completed from the chosen connection's schema, as in the workbench; none when it cannot be read.
+  let tables: SchemaTable[] = [];
+  editor.el.appendChild(attachCompletion(editor.textarea, () => tables));
+  const loadTables = async () => {
+    tables = [];
+    const chosen = connection.value;
+    if (!chosen || isMongo()) return;
+    const schema = await get<{ tables?: SchemaTable[] }>(`/api/v1/connections/${enc(chosen)}/schema`).catch(() => null);
+    if (connection.value === chosen) tables = schema?.tables ?? [];
+  };
+  connection.addEventListener('change', () => void loadTables());
+  void loadTables();
   const params = paramsEditor((start?.parameters ?? {}) as Record<string, Rules>);
   const out = h('div', { 'aria-live': 'polite' });
   const draftOut = h('div');
