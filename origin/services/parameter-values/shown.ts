@@ -11,11 +11,11 @@ export interface ShownVersion {
   mongoCollection?: string | null;
 }
 
-/** Where the list of a version's parameter is read: the version's own connection (and a mongo query's collection). */
-export const listRefOf = (at: ShownVersion & { connectionName: string }, param: string, rule: ParameterRule): ListRef => ({
+/** Where the list of a version's parameter is read: `connection`, the version's own (and a mongo query's collection). */
+export const listRefOf = (at: ShownVersion, connection: string, param: string, rule: ParameterRule): ListRef => ({
   query: at.query,
   version: at.version,
-  connection: at.connectionName,
+  connection,
   param,
   rule,
   ...(at.mongoCollection ? { collection: at.mongoCollection } : {}),
@@ -25,7 +25,7 @@ export const listRefOf = (at: ShownVersion & { connectionName: string }, param: 
 export async function shownList(deps: AppDeps, at: ShownVersion, param: string, rule: ParameterRule, refresh: 'always' | 'never' = 'never'): Promise<ValueList | null> {
   if (!listsValues(rule) || at.connectionName === null) return null;
   try {
-    return shownAsJson(await valueList(deps, listRefOf({ ...at, connectionName: at.connectionName }, param, rule), refresh));
+    return shownAsJson(await valueList(deps, listRefOf(at, at.connectionName, param, rule), refresh));
   } catch (err) {
     deps.logger.warn({ query: at.query, version: at.version, parameter: param, err: { message: (err as Error).message } }, 'parameter values could not be read');
     return null;

@@ -3,9 +3,12 @@ import type { AppDeps } from '../../deps.ts';
 import { SluiceError } from '../../errors.ts';
 import type { QueryVersionRow } from '../../store/schema/index.ts';
 import { problemOf } from '../parameter-values/read.ts';
-import { listRefOf, shownList } from '../parameter-values/shown.ts';
+import { type ShownVersion, listRefOf, shownList } from '../parameter-values/shown.ts';
 import { type ValueList, shownAsJson, valueList } from '../parameter-values/lists.ts';
 import { findQuery, findVersion } from './lookup.ts';
+
+/** A stored version as the shown lists name it. */
+const shownVersionOf = (name: string, row: QueryVersionRow): ShownVersion => ({ query: name, version: row.version, connectionName: row.connectionName, mongoCollection: row.mongo?.collection ?? null });
 
 const rulesOf = (row: Pick<QueryVersionRow, 'parameters'>): Rules => {
   const parsed = parseDefinitions(row.parameters);
@@ -27,8 +30,7 @@ export async function parameterValues(deps: AppDeps, name: string, number: numbe
   }
   if (version.connectionName === null) throw new SluiceError('not_found', `Version ${number} of query "${name}" has no connection to read the values of "${param}" on`);
   try {
-    const at = { query: name, version: number, connectionName: version.connectionName, mongoCollection: version.mongo?.collection ?? null };
-    return shownAsJson(await valueList(deps, listRefOf(at, param, rule), refresh ? 'always' : 'never'));
+    return shownAsJson(await valueList(deps, listRefOf(shownVersionOf(name, version), version.connectionName, param, rule), refresh ? 'always' : 'never'));
   } catch (err) {
     throw new SluiceError('query_failed', problemOf(err).message);
   }
@@ -37,7 +39,7 @@ export async function parameterValues(deps: AppDeps, name: string, number: numbe
 /** The lists of a version's listing parameters (`GET /api/v1/queries/{name}` shows the serving version's); one that cannot be read now is null. */
 export async function versionValueLists(deps: AppDeps, name: string, version: QueryVersionRow): Promise<Record<string, ValueList | null>> {
   const lists: Record<string, ValueList | null> = {};
-  const at = { query: name, version: version.version, connectionName: version.connectionName, mongoCollection: version.mongo?.collection ?? null };
+  const at = shownVersionOf(name, version);
   for (const [param, rule] of Object.entries(rulesOf(version))) if (listsValues(rule)) lists[param] = await shownList(deps, at, param, rule);
   return lists;
 }
