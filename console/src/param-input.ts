@@ -21,9 +21,10 @@ export interface ParamAt {
 
 /**
  * The run form's input for one parameter: a drop-down of its allowed values
- * when it has them (an `enum`, or values listed from the data with a Refresh
- * button), else a text box. An optional parameter's drop-down starts with an
- * empty choice, which sends nothing.
+ * when it has them (an `enum`, a boolean's true and false, or values listed
+ * from the data with a Refresh button), else a text box typed by the
+ * parameter. An optional parameter's drop-down starts with an empty choice,
+ * which sends nothing; a required one is marked.
  */
 export function paramInput(at: ParamAt, name: string, shown: ShownRule): ParamInput {
   const rule = typeof shown === 'object' && shown !== null ? shown : {};
@@ -36,11 +37,9 @@ export function paramInput(at: ParamAt, name: string, shown: ShownRule): ParamIn
     return required(listedSelect({ ...at, param: name }, { label: name, hint: rule.description, optional, initial, allowed }), optional);
   }
   const values = rule.enum ?? (type === 'boolean' || type === 'bool' ? [true, false] : undefined);
-  if (values) {
-    const control = h('select', {}, optional && h('option', { value: '' }, ''), values.map((v) => h('option', { value: String(v), selected: String(v) === initial }, String(v))));
-    return required({ el: field(name, control, rule.description), control }, optional);
-  }
-  const control = h('input', { value: initial, placeholder: type ?? 'any', ...typedText(type) });
+  const control = values
+    ? h('select', {}, optional && h('option', { value: '' }, ''), values.map((v) => h('option', { value: String(v), selected: String(v) === initial }, String(v))))
+    : h('input', { value: initial, placeholder: type ?? 'any', ...typedText(type) });
   return required({ el: field(name, control, rule.description), control }, optional);
 }
 
