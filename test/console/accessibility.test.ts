@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { launch, openScreen, settle, signIn, watchedPage } from './browser.ts';
+import { launch, openQueryRun, openScreen, signIn, watchedPage } from './browser.ts';
 
 /**
  * axe-core (test/package.json, installed by scripts/services.sh) on every
@@ -73,11 +73,7 @@ describe('accessibility', () => {
   }, 180_000);
 
   it("finds none on a saved query's Run tab with its results and snippets, nor in the new-key dialog", async () => {
-    const { page, problems } = await watchedPage(browser);
-    await signIn(page, origin.url, ADMIN_KEY);
-    await page.goto(`${origin.url}/console#/queries/numbers`);
-    await settle(page);
-    await page.getByRole('tab', { name: 'Run' }).click();
+    const { page, problems } = await openQueryRun(browser, origin.url, ADMIN_KEY, 'numbers');
     await page.getByLabel('n', { exact: true }).fill('3');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByTestId('results').waitFor();

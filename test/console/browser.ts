@@ -95,3 +95,13 @@ export async function settle(page: Page): Promise<void> {
   });
   await page.waitForTimeout(200);
 }
+
+/** A new watched page, signed in with `secret`, on saved query `query`'s Run tab. */
+export async function openQueryRun(browser: Browser, baseUrl: string, secret: string, query: string): Promise<Watched> {
+  const watched = await watchedPage(browser);
+  await signIn(watched.page, baseUrl, secret);
+  await watched.page.goto(`${baseUrl}/console#/queries/${query}`);
+  await settle(watched.page);
+  await watched.page.getByRole('tab', { name: 'Run' }).click();
+  return watched;
+}

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
-import { launch, settle, signIn, watchedPage } from './browser.ts';
+import { launch, openQueryRun, settle, signIn, watchedPage } from './browser.ts';
 
 /**
  * "Call it" (docs/reference/console.md): a saved query's page and a key's
@@ -35,11 +35,7 @@ afterAll(async () => {
 
 describe('call snippets', () => {
   it("a saved query's curl snippet, run in a shell with the key, answers the rows the console shows", async () => {
-    const { page, problems } = await watchedPage(browser);
-    await signIn(page, origin.url, ADMIN_KEY);
-    await page.goto(`${origin.url}/console#/queries/labelled`);
-    await settle(page);
-    await page.getByRole('tab', { name: 'Run' }).click();
+    const { page, problems } = await openQueryRun(browser, origin.url, ADMIN_KEY, 'labelled');
     await page.getByLabel('n', { exact: true }).fill('3');
     await page.getByLabel('label', { exact: true }).fill(LABEL);
     await page.getByRole('button', { name: 'Run', exact: true }).click();

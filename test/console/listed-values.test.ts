@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Origin, startOrigin } from '../harness/origin.ts';
 import { type TestDb, createTestDb } from '../query/fixture.ts';
-import { launch, settle, shot, signIn, watchedPage } from './browser.ts';
+import { launch, openQueryRun, settle, shot, signIn, watchedPage } from './browser.ts';
 
 /**
  * The run form's drop-downs (docs/reference/console.md): a parameter whose
@@ -44,11 +44,7 @@ afterAll(async () => {
 
 describe('the run form', () => {
   it('types each input by its parameter and marks the required ones', async () => {
-    const { page, problems } = await watchedPage(browser);
-    await signIn(page, origin.url, ADMIN_KEY);
-    await page.goto(`${origin.url}/console#/queries/films_typed`);
-    await settle(page);
-    await page.getByRole('tab', { name: 'Run' }).click();
+    const { page, problems } = await openQueryRun(browser, origin.url, ADMIN_KEY, 'films_typed');
     const maxId = page.getByLabel('max_id', { exact: true });
     const low = page.getByLabel('low', { exact: true });
     expect([await maxId.getAttribute('inputmode'), await maxId.evaluate((el: HTMLInputElement) => el.required)]).toEqual(['numeric', true]);
@@ -67,11 +63,7 @@ describe('the run form', () => {
 
 describe('the run form of a parameter with allowed values', () => {
   it('lists the values from the data in a drop-down, runs with one, and reads a new one on Refresh values', async () => {
-    const { page, problems } = await watchedPage(browser);
-    await signIn(page, origin.url, ADMIN_KEY);
-    await page.goto(`${origin.url}/console#/queries/films_by_rating`);
-    await settle(page);
-    await page.getByRole('tab', { name: 'Run' }).click();
+    const { page, problems } = await openQueryRun(browser, origin.url, ADMIN_KEY, 'films_by_rating');
     const rating = page.getByRole('combobox', { name: 'rating', exact: true });
     const note = page.getByText(/^\d+ values?, read \d\d:\d\d:\d\d UTC$/);
     await note.waitFor();
@@ -113,11 +105,7 @@ describe('the run form of a parameter with allowed values', () => {
   });
 
   it('lists an enum in a drop-down, with an empty first choice when the parameter is optional', async () => {
-    const { page, problems } = await watchedPage(browser);
-    await signIn(page, origin.url, ADMIN_KEY);
-    await page.goto(`${origin.url}/console#/queries/films_of_enum`);
-    await settle(page);
-    await page.getByRole('tab', { name: 'Run' }).click();
+    const { page, problems } = await openQueryRun(browser, origin.url, ADMIN_KEY, 'films_of_enum');
     const rating = page.getByRole('combobox', { name: 'rating', exact: true });
     expect(await rating.locator('option').allTextContents()).toEqual(['', 'G', 'PG']);
     expect(await rating.inputValue()).toBe('PG');
