@@ -177,6 +177,27 @@ describe('a request without a traceparent', () => {
   });
 });
 
+describe('a client\'s traceparent that asks for no sampling', () => {
+  it('records nothing of that trace and still names it in traceresponse, unsampled', async () => {
+    const dropped = '6bf92f3577b34da6a3ce929d0e0e4738';
+    const kept = '7bf92f3577b34da6a3ce929d0e0e4739';
+    const run = (trace: string, flags: string) =>
+      origin.fetch('/execute_sql', {
+        method: 'POST',
+        headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json', traceparent: `00-${trace}-${CLIENT_SPAN}-${flags}` },
+        body: JSON.stringify({ connection_name: connection, sql: `SELECT id FROM ${table} WHERE id = 1` }),
+      });
+    const res = await run(dropped, '00');
+    expect(res.status).toBe(200);
+    const [, traceId, , flags] = res.headers.get('traceresponse')!.split('-');
+    expect([traceId, flags]).toEqual([dropped, '00']);
+    // Spans leave in the order they end: once a later sampled request's query span is in, any of the first would be too.
+    expect((await run(kept, '01')).status).toBe(200);
+    await receiver.trace(kept, (found) => found.some((span) => span.kind === CLIENT));
+    expect(receiver.spans.filter((span) => span.traceId === dropped)).toEqual([]);
+  });
+});
+
 describe('failures', () => {
   it('marks a failed query\'s spans as errors with the code in error.type', async () => {
     const trace = '5bf92f3577b34da6a3ce929d0e0e4737';

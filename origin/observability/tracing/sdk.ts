@@ -65,6 +65,9 @@ class SdkSpan implements TraceSpan {
   }
 
   child(name: string, attributes: SpanAttributes = {}, kind: Kind = 'internal'): TraceSpan {
+    // Every sampler the variables name keeps or drops a whole trace (the ratio reads the trace id, the others follow the parent),
+    // so a child of a dropped span is dropped too: it needs no SDK span, and this one's every call already does nothing.
+    if (!this.sampled) return this;
     this.#asParent ??= trace.setSpan(ROOT_CONTEXT, this.span);
     return new SdkSpan(this.tracer.startSpan(name, { kind: KINDS[kind], attributes: defined(attributes) }, this.#asParent), this.tracer);
   }
