@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { PG, pgExec } from '../api/connections-fixtures.ts';
+import { unique } from '../harness/unique.ts';
 import { consoleSuite, openScreen, settle, shot, signIn, watchedPage } from './browser.ts';
 
 /**
  * The SQL workbench (docs/reference/console.md): statements run through
  * POST /execute_sql on the bundled examples, whose `films` rows 6 and 9 have
- * view counts past 2^53 and prices with a scale of 2.
+ * view counts past 2^53 and prices with a scale of 2; one table's first rows
+ * on PostgreSQL, in a schema of its own.
  */
 
 const ADMIN_KEY = 'console-workbench-admin-key-0001';
@@ -143,6 +146,24 @@ describe('the SQL workbench', () => {
     expect(await page.getByRole('textbox', { name: 'SQL' }).inputValue()).toBe('select id, title from films where id < :before');
     expect(await page.getByRole('combobox', { name: 'Connection' }).inputValue()).toBe('examples');
     expect(await page.getByRole('textbox', { name: 'Parameter name' }).inputValue()).toBe('before');
+    expect(problems).toEqual([]);
+  });
+
+  it('opens the first rows of a PostgreSQL table outside public whose name needs quoting', async () => {
+    const schema = unique('wb_other');
+    const connection = unique('wb_pg');
+    onTestFinished(() => pgExec(`drop schema if exists ${schema} cascade`));
+    await pgExec(`create schema ${schema}`, `create table ${schema}."Mixed Films" (id int primary key, "Title" text)`, `insert into ${schema}."Mixed Films" values (1, 'a'), (2, 'b'), (3, 'c')`);
+    const made = await suite.origin.call('POST', '/api/v1/connections', { name: connection, db: 'postgres', ...PG }, { 'x-api-key': ADMIN_KEY });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const { page, problems } = await watchedPage(suite.browser);
+    await signIn(page, suite.origin.url, ADMIN_KEY);
+    await openScreen(page, 'SQL workbench');
+    await page.getByRole('combobox', { name: 'Connection' }).selectOption(connection);
+    await page.getByRole('button', { name: `First rows of ${schema}.Mixed Films` }).click();
+    await expect.poll(() => page.getByRole('textbox', { name: 'SQL' }).inputValue()).toBe(`select * from "${schema}"."Mixed Films" limit 50`);
+    await page.getByText(/^3 rows on page 1/).waitFor();
+    expect(await gridRows(page)).toEqual([['1', 'a'], ['2', 'b'], ['3', 'c']]);
     expect(problems).toEqual([]);
   });
 
