@@ -89,7 +89,7 @@ function parseCredential(credential: string, keys: Keys): Verdict | { accessKeyI
 }
 
 /** `20240101T120000Z` to epoch milliseconds, or NaN. */
-function amzDateMs(amzDate: string): number {
+export function amzDateMs(amzDate: string): number {
   const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
   return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) : Number.NaN;
 }
