@@ -207,11 +207,13 @@ export function createBucketStore(target: BucketTarget, settings: DestinationSet
     }
   }
 
-  async function link(key: string, { expiresIn, filename }: { expiresIn: number; filename: string }): Promise<string> {
+  async function link(key: string, { expiresAt, filename }: { expiresAt: number; filename: string }): Promise<string> {
     assertSafeKey(key);
     const [{ aws, client }, { getSignedUrl }] = await Promise.all([connect(), loadPresigner()]);
     const command = new aws.GetObjectCommand({ Bucket: target.bucket, Key: underPrefix(target.prefix, key), ResponseContentDisposition: `attachment; filename="${filename}"` });
-    return getSignedUrl(client, command, { expiresIn });
+    // One clock reading for both the signing date and the lifetime, so the link ends exactly at expiresAt even across a second's turn.
+    const signedAt = Math.floor(Date.now() / 1000);
+    return getSignedUrl(client, command, { expiresIn: Math.max(1, expiresAt - signedAt), signingDate: new Date(signedAt * 1000) });
   }
 
   return {

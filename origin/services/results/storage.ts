@@ -80,8 +80,7 @@ export async function chunkLinks(deps: AppDeps, row: ResultRow, expires: number)
   }
   const store = await openResultStore(deps, row);
   try {
-    const expiresIn = Math.max(1, expires - Math.floor(Date.now() / 1000));
-    return await Promise.all(row.chunks.map((chunk) => store.link!(`${row.id}/${chunkFile(chunk.index, row.format)}`, { expiresIn, filename: `${row.id}-${chunkFile(chunk.index, row.format)}` })));
+    return await Promise.all(row.chunks.map((chunk) => store.link!(`${row.id}/${chunkFile(chunk.index, row.format)}`, { expiresAt: expires, filename: `${row.id}-${chunkFile(chunk.index, row.format)}` })));
   } finally {
     store.close();
   }
