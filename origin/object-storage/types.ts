@@ -68,9 +68,9 @@ export interface ObjectStore {
    */
   removeUnder(folder: string): Promise<void>;
   /**
-   * For object storage: a presigned GET URL of the object at `key`, good for
-   * until `expiresAt` (unix seconds), downloaded as `filename`. A local folder has none:
-   * its files are served by the origin.
+   * For object storage: a presigned GET URL of the object at `key`, good
+   * until `expiresAt` (unix seconds), downloaded as `filename`. A local
+   * folder has none: its files are served by the origin.
    */
   link?(key: string, options: { expiresAt: number; filename: string }): Promise<string>;
   /** Writes one small probe object under the prefix and removes it: proves the credential may write there. */
