@@ -3,8 +3,10 @@ import type { Logger } from '../observability/logger.ts';
 /**
  * A queue written to the store in batches, off the request path (ADR 0005):
  * `add` only queues; a write starts `flushIntervalMs` after the first item
- * waits, or at once when `batchSize` wait, and drains the queue one batch per
- * write. A write the store refuses keeps its batch queued and is tried again
+ * waits, or at once when `batchSize` wait, and writes what waited when it
+ * began, one batch per write. What arrives meanwhile waits for its own turn:
+ * under steady load, a write that also took the items of its own wait would
+ * follow the last at once, one small write per request. A write the store refuses keeps its batch queued and is tried again
  * a second later at the soonest (the store may be restarting); while it
  * refuses, at most `maxQueued` items wait, the oldest dropped first. The
  * first refusal is logged, and the first write after it; none in between.
@@ -36,7 +38,7 @@ export class BatchWriter<T> {
   /** With `combine`: the waiting item of each key. */
   private readonly byKey = new Map<string, T>();
   private timer: NodeJS.Timeout | null = null;
-  private draining: Promise<void> | null = null;
+  private draining: Promise<boolean> | null = null;
   private closed = false;
   private readonly batchSize: number;
   private readonly maxQueued: number;
@@ -76,11 +78,10 @@ export class BatchWriter<T> {
   }
 
   /** Writes everything queued now. Resolves when written or given up on until the next try. */
-  flush(): Promise<void> {
-    this.draining ??= this.drain().finally(() => {
-      this.draining = null;
-    });
-    return this.draining;
+  async flush(): Promise<void> {
+    // A write under way took only what waited when it began: the rest goes in a write after it.
+    if (this.draining && !(await this.draining)) return;
+    await this.writeWaiting();
   }
 
   /** Stops the timer and writes what is queued; later items are refused. */
@@ -121,14 +122,14 @@ export class BatchWriter<T> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.flush();
+      void this.writeWaiting();
     }, delayMs);
     // Shutdown flushes explicitly; a pending timer never keeps the process alive.
     this.timer.unref();
   }
 
-  private take(): T[] {
-    const batch = this.queue.splice(0, this.batchSize);
+  private take(count: number): T[] {
+    const batch = this.queue.splice(0, Math.min(count, this.batchSize));
     for (const item of batch) this.unindex(item);
     return batch;
   }
@@ -140,13 +141,23 @@ export class BatchWriter<T> {
     this.queue = back.concat(this.queue);
   }
 
-  /** Writes until nothing waits, so a flush that joins a drain under way also covers items added since. */
-  private async drain(): Promise<void> {
+  /** Writes what waits now, or joins the write under way; false when the store refused. */
+  private writeWaiting(): Promise<boolean> {
+    this.draining ??= this.drain().finally(() => {
+      this.draining = null;
+    });
+    return this.draining;
+  }
+
+  /** Writes the items waiting as it starts, a batch at a time; later ones are scheduled as `add` would. */
+  private async drain(): Promise<boolean> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    let left = this.queue.length;
     do {
-      const batch = this.take();
-      if (batch.length === 0 && !this.options.dueWhenEmpty?.()) return;
+      const batch = this.take(left);
+      left -= batch.length;
+      if (batch.length === 0 && !this.options.dueWhenEmpty?.()) break;
       try {
         await this.options.write(batch);
       } catch (err) {
@@ -158,12 +169,14 @@ export class BatchWriter<T> {
         }
         this.refusing = true;
         if (!this.closed) this.schedule(Math.max(this.options.flushIntervalMs, RETRY_MS));
-        return;
+        return false;
       }
       if (this.refusing) {
         this.refusing = false;
         this.options.logger.info({ queued: this.queue.length }, `${this.options.what} written again`);
       }
-    } while (this.queue.length > 0);
+    } while (left > 0);
+    if (this.queue.length > 0) this.schedule(this.queue.length >= this.batchSize ? 0 : this.options.flushIntervalMs);
+    return true;
   }
 }
