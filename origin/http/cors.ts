@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from './context.ts';
 import { ALLOW_HEADERS, ALLOW_METHODS, EXPOSE_HEADERS, MAX_AGE_S, corsDecision } from '../../shared/http/cors.ts';
+import { requestHeader } from './request-header.ts';
 
 /**
  * CORS for the origins in `SLUICE_CORS_ORIGINS` (off when unset; `*` allows
@@ -12,7 +13,7 @@ import { ALLOW_HEADERS, ALLOW_METHODS, EXPOSE_HEADERS, MAX_AGE_S, corsDecision }
 
 export const cors = createMiddleware<AppEnv>(async (c, next) => {
   const allowed = c.get('deps').env.SLUICE_CORS_ORIGINS;
-  const origin = c.req.header('origin');
+  const origin = requestHeader(c, 'origin');
   if (allowed.length === 0 || !origin) return next();
   const { permitted, allowOrigin } = corsDecision(allowed, origin);
 

@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { unauthorized } from './caller.ts';
 import type { AppEnv } from './context.ts';
 import { ASSERTION_HEADER, verifyAssertion } from '../../shared/edge/protocol.ts';
+import { requestHeader } from './request-header.ts';
 
 /**
  * The caller assertion of a request the edge forwarded (shared/edge/protocol.ts).
@@ -14,7 +15,7 @@ import { ASSERTION_HEADER, verifyAssertion } from '../../shared/edge/protocol.ts
  * secret the header is ignored: it can never stand for a caller.
  */
 export const edgeAssertion = createMiddleware<AppEnv>(async (c, next) => {
-  const header = c.req.header(ASSERTION_HEADER);
+  const header = requestHeader(c, ASSERTION_HEADER);
   const secret = c.get('deps').env.SLUICE_EDGE_SECRET;
   if (header === undefined || !secret) return next();
   const url = new URL(c.req.url);

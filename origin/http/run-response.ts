@@ -13,6 +13,7 @@ import { clientSignal } from './client-signal.ts';
 import type { AppEnv } from './context.ts';
 import { addTrailers } from './node-response.ts';
 import { requestScopeOf, requestSpanOf } from './request-scope.ts';
+import { requestHeader } from './request-header.ts';
 
 /**
  * The HTTP adapter of the run path (services/run/run.ts): the request's
@@ -30,7 +31,7 @@ export async function respondRun(c: Context<AppEnv>, request: Omit<RunRequest, '
   }
   let answer;
   try {
-    answer = await run(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c), ifNoneMatch: c.req.header('if-none-match') });
+    answer = await run(c.get('deps'), { ...request, signal: clientSignal(c), scope: requestScopeOf(c), ifNoneMatch: requestHeader(c, 'if-none-match') });
   } catch (err) {
     if (err instanceof SluiceError && err.status === 429 && err.extras.retry_after === undefined) c.header('Retry-After', '1');
     if (err instanceof SluiceError && err.code === 'budget_exhausted') for (const [name, value] of Object.entries(spentBudgetHeaders(err.extras.budget as 'rows_per_day' | 'db_seconds_per_day'))) c.header(name, value);
@@ -59,7 +60,7 @@ export async function respondDryRun(c: Context<AppEnv>, request: Omit<RunRequest
 async function download(c: Context<AppEnv>, answer: StreamAnswer, format: Format): Promise<Response> {
   const { serializer, chunks } = await streamBytes(answer.run, format, requestSpanOf(c));
   const { run } = answer;
-  const trailers = c.req.header(ASSERTION_HEADER) === undefined;
+  const trailers = requestHeader(c, ASSERTION_HEADER) === undefined;
   const ended = () => trailers && addTrailers(c, { 'Sluice-Rows': String(run.rows()), 'Sluice-Complete': String(!run.capped()) });
   return new Response(toReadable(chunks, ended), {
     status: 200,

@@ -3,6 +3,8 @@ import { formatTraceparent } from '../../shared/tracing/trace-context.ts';
 import { SluiceError } from '../errors.ts';
 import { endpointOf } from '../observability/endpoint.ts';
 import type { AppEnv } from './context.ts';
+import { setResponseHeader } from './node-response.ts';
+import { requestHeader } from './request-header.ts';
 
 /**
  * A request's server span when tracing is on (docs/reference/tracing.md):
@@ -16,7 +18,7 @@ import type { AppEnv } from './context.ts';
 export const traceRequest = createMiddleware<AppEnv>(async (c, next) => {
   const { tracing } = c.get('deps');
   if (!tracing.on) return next();
-  const span = tracing.startRequest((name) => c.req.header(name), {
+  const span = tracing.startRequest((name) => requestHeader(c, name), {
     'http.request.method': c.req.method,
     'url.scheme': c.get('clientScheme'),
     'client.address': c.get('clientIp'),
@@ -24,7 +26,6 @@ export const traceRequest = createMiddleware<AppEnv>(async (c, next) => {
   });
   c.set('span', span);
   const traceresponse = formatTraceparent(span);
-  c.header('traceresponse', traceresponse);
   try {
     await next();
   } finally {
@@ -35,7 +36,7 @@ export const traceRequest = createMiddleware<AppEnv>(async (c, next) => {
     const code = c.error instanceof SluiceError ? c.error.code : status >= 500 ? 'internal_error' : undefined;
     if (status >= 500) span.fail(code!);
     else if (code) span.set({ 'error.type': code });
-    c.res.headers.set('traceresponse', traceresponse);
+    setResponseHeader(c, 'traceresponse', traceresponse);
     span.end();
   }
 });

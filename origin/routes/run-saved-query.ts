@@ -9,6 +9,7 @@ import { respondRun } from '../http/run-response.ts';
 import { type RowOptions, requestRowOptions, rowOptionFields } from '../services/run/options.ts';
 import type { SavedSource } from '../services/run/request.ts';
 import { RESERVED_NAMES } from '../../shared/parameters/index.ts';
+import { requestHeader } from '../http/request-header.ts';
 
 const bodySchema = z.strictObject({
   params: z.record(z.string(), z.unknown()).optional(),
@@ -35,7 +36,7 @@ function run(c: Context<AppEnv>, transport: Transport): Promise<Response> {
   const { options, ...source } = transport;
   return respondRun(c, {
     caller: c.get('caller'),
-    source: { kind: 'saved', ...source, name: c.req.param('name')!, signInToken: presentedSignInToken((header) => c.req.header(header)) },
+    source: { kind: 'saved', ...source, name: c.req.param('name')!, signInToken: presentedSignInToken((header) => requestHeader(c, header)) },
     options,
     transport: 'http',
   });
