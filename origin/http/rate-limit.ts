@@ -9,7 +9,6 @@ import { errorResponse } from './error-handler.ts';
 import { parseRate } from '../../shared/access/rate.ts';
 import { KEY_RATE_LIMITED_MESSAGE, NEVER_LIMITED_PATHS, RATE_LIMITED_MESSAGE } from '../../shared/access/answers.ts';
 import type { WindowDecision } from '../../shared/access/window.ts';
-import { setResponseHeader } from './node-response.ts';
 
 /** The client's address as origin/http/client-address.ts settled it (proxies trusted or not), else the socket peer. */
 function clientAddress(c: Context<AppEnv>): string {
@@ -40,7 +39,7 @@ export const clientRateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const headers = { 'X-RateLimit-Limit': String(decision.limit), 'X-RateLimit-Remaining': String(decision.remaining) };
   if (!decision.allowed) return refuse(c, RATE_LIMITED_MESSAGE, decision, headers);
   await next();
-  for (const [name, value] of Object.entries(headers)) setResponseHeader(c, name, value);
+  for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
 });
 
 /**
@@ -56,5 +55,5 @@ export const keyRateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const headers = { 'X-RateLimit-Key-Limit': String(decision.limit), 'X-RateLimit-Key-Remaining': String(decision.remaining) };
   if (!decision.allowed) return refuse(c, KEY_RATE_LIMITED_MESSAGE, decision, headers);
   await next();
-  for (const [name, value] of Object.entries(headers)) setResponseHeader(c, name, value);
+  for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
 });

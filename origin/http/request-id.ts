@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from './context.ts';
-import { setResponseHeader } from './node-response.ts';
 
 const ID_BYTES = 6;
 /** Random bytes are drawn a block at a time: one call into the generator per 682 requests, not one per request. */
@@ -23,6 +22,7 @@ function nextId(): string {
 export const requestId = createMiddleware<AppEnv>(async (c, next) => {
   const id = nextId();
   c.set('requestId', id);
+  c.header('X-Request-Id', id);
   await next();
-  setResponseHeader(c, 'X-Request-Id', id);
+  c.res.headers.set('X-Request-Id', id);
 });

@@ -3,7 +3,6 @@ import { formatTraceparent } from '../../shared/tracing/trace-context.ts';
 import { SluiceError } from '../errors.ts';
 import { endpointOf } from '../observability/endpoint.ts';
 import type { AppEnv } from './context.ts';
-import { setResponseHeader } from './node-response.ts';
 import { requestHeader } from './request-header.ts';
 
 /**
@@ -26,6 +25,7 @@ export const traceRequest = createMiddleware<AppEnv>(async (c, next) => {
   });
   c.set('span', span);
   const traceresponse = formatTraceparent(span);
+  c.header('traceresponse', traceresponse);
   try {
     await next();
   } finally {
@@ -36,7 +36,7 @@ export const traceRequest = createMiddleware<AppEnv>(async (c, next) => {
     const code = c.error instanceof SluiceError ? c.error.code : status >= 500 ? 'internal_error' : undefined;
     if (status >= 500) span.fail(code!);
     else if (code) span.set({ 'error.type': code });
-    setResponseHeader(c, 'traceresponse', traceresponse);
+    c.res.headers.set('traceresponse', traceresponse);
     span.end();
   }
 });
