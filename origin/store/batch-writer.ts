@@ -5,10 +5,11 @@ import type { Logger } from '../observability/logger.ts';
  * `add` only queues; a write starts `flushIntervalMs` after the first item
  * waits, or at once when `batchSize` wait, and writes what waited when it
  * began, one batch per write. What arrives meanwhile waits for its own turn:
- * under steady load, a write that also took the items of its own wait would
- * follow the last at once, one small write per request. A write the store refuses keeps its batch queued and is tried again
- * a second later at the soonest (the store may be restarting); while it
- * refuses, at most `maxQueued` items wait, the oldest dropped first. The
+ * under steady load, a write that also took what arrived during the last
+ * would follow it at once, one small write per request. A write the store
+ * refuses keeps its batch queued and is tried again a second later at the
+ * soonest (the store may be restarting); while it refuses, at most
+ * `maxQueued` items wait, the oldest dropped first. The
  * first refusal is logged, and the first write after it; none in between.
  * `close()` writes what is queued; nothing is queued after it.
  */
