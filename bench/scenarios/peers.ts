@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import type { BenchContext, Scenario } from '../lib/context.ts';
+import { cpuMs } from '../lib/cpu.ts';
 import { download } from '../lib/download.ts';
 import { prepareFilms, sessionCounter, type SessionCounter } from '../lib/films.ts';
 import { loadTest, warmUp, type LoadResult, type LoadTarget } from '../lib/load.ts';
@@ -18,6 +19,8 @@ type Peer = (typeof PEERS)[number];
 
 interface LoadRound extends LoadResult {
   server: ServerName;
+  /** Microseconds of the server process's CPU (user and system, all threads) per request answered in the round. */
+  cpuUsPerRequest: number;
   /** pg_stat_database.sessions on the films database opened while the load was steady: from 1 s into the measured run to 1 s before its end. */
   newSessions: number;
   loadAverage: number[];
@@ -41,7 +44,7 @@ const load1 = () => loadavg().map((n) => Math.round(n * 100) / 100);
  * `runs` rounds of each server's load test, the servers' order turned
  * round by round so none always runs first; a warm-up of each beforehand.
  */
-async function loadCase(ctx: BenchContext, label: string, targets: Partial<Record<ServerName, LoadTarget>>, connections: number, sessions: SessionCounter): Promise<LoadRound[]> {
+async function loadCase(ctx: BenchContext, label: string, targets: Partial<Record<ServerName, LoadTarget>>, connections: number, sessions: SessionCounter, pids: Record<ServerName, number>): Promise<LoadRound[]> {
   const order = SERVERS.filter((s) => targets[s]);
   for (const s of order) await warmUp(targets[s]!, connections, Math.min(2, ctx.seconds));
   const rounds: LoadRound[] = [];
@@ -55,10 +58,12 @@ async function loadCase(ctx: BenchContext, label: string, targets: Partial<Recor
         await sleep(ctx.seconds * 1000 - 2 * STEADY_MARGIN_MS);
         return (await sessions.read()) - before;
       })();
+      const cpuBefore = cpuMs(pids[server]);
       const result = await loadTest(targets[server]!, connections, ctx.seconds);
+      const cpuUsPerRequest = ((cpuMs(pids[server]) - cpuBefore) * 1000) / Math.max(1, result.requests);
       const newSessions = await steady;
-      rounds.push({ ...result, server, newSessions, loadAverage: load1() });
-      ctx.log(`  ${label}, ${server}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.failures} failures, ${newSessions} new sessions`);
+      rounds.push({ ...result, server, cpuUsPerRequest, newSessions, loadAverage: load1() });
+      ctx.log(`  ${label}, ${server}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${Math.round(cpuUsPerRequest)} µs CPU a request, ${result.failures} failures, ${newSessions} new sessions`);
     }
   }
   return rounds;
@@ -89,6 +94,9 @@ function loadFigures(label: string, rounds: LoadRound[], rateGoal: number | null
       ...(which === 'p99' && p99Goal ? { goal: { text: "<= both peers' p99", met: value <= low.value } } : {}),
     });
   }
+  const cpu = med(rounds, 'sluice', (r) => r.cpuUsPerRequest);
+  const lean = bestPeer(rounds, (r) => r.cpuUsPerRequest, true);
+  figures.push({ name: `${label}: Sluice CPU per request`, value: cpu, unit: 'µs', baselineName: `${lean.peer}, the leaner peer`, baseline: lean.value, ratio: ratio(cpu, lean.value) });
   return figures;
 }
 
@@ -148,12 +156,13 @@ export const peers: Scenario = {
       started.push(pl);
       const urls: Urls = { sluice: sluice.origin.url, postgraphile: pg.url, platformatic: pl.url, key: sluice.key };
       const byPeer = { postgraphile: pg, platformatic: pl };
+      const pids: Record<ServerName, number> = { sluice: sluice.origin.pid, postgraphile: pg.pid, platformatic: pl.pid };
       const each = (make: (s: ServerName) => LoadTarget) => Object.fromEntries(SERVERS.map((s) => [s, make(s)])) as Record<ServerName, LoadTarget>;
 
-      const row1 = await loadCase(ctx, 'single row, 1 connection', each((s) => rowTarget(s, urls, rows)), 1, sessions);
-      const row32 = await loadCase(ctx, 'single row, 32 connections', each((s) => rowTarget(s, urls, rows)), 32, sessions);
-      const page = await loadCase(ctx, `${PAGE_ROWS}-row page, 8 connections`, each((s) => pageTarget(s, urls, rows)), 8, sessions);
-      const cached = await loadCase(ctx, 'cached single row, 32 connections', { sluice: cachedRowTarget(urls) }, 32, sessions);
+      const row1 = await loadCase(ctx, 'single row, 1 connection', each((s) => rowTarget(s, urls, rows)), 1, sessions, pids);
+      const row32 = await loadCase(ctx, 'single row, 32 connections', each((s) => rowTarget(s, urls, rows)), 32, sessions, pids);
+      const page = await loadCase(ctx, `${PAGE_ROWS}-row page, 8 connections`, each((s) => pageTarget(s, urls, rows)), 8, sessions, pids);
+      const cached = await loadCase(ctx, 'cached single row, 32 connections', { sluice: cachedRowTarget(urls) }, 32, sessions, pids);
 
       const table: TableRun[] = [];
       for (let run = 0; run < ctx.runs; run++) {
@@ -196,6 +205,7 @@ export const peers: Scenario = {
           `Single row: a random id per request. ${PAGE_ROWS}-row page: \`id > :after order by id limit ${PAGE_ROWS}\` from a random \`after\`. Both through autocannon in the bench process (per-request builder for every server alike): a warm-up of each, then ${ctx.runs} rounds of ${ctx.seconds} s per server, the servers' order turned each round; medians.`,
           `Whole table: Sluice \`POST /q/films_all\` with \`stream=true\` as ndjson and as csv; the peers paging by keyset at their largest page (Platformatic ${PLATFORMATIC_MAX_PAGE}; PostGraphile has none, so ${POSTGRAPHILE_TABLE_PAGE.toLocaleString('en-US')}), each page parsed by the bench for its last id; ${ctx.runs} rounds, order turned. Peak RSS of each server's process.`,
           `Cached single row: \`films_row_cached\` (cache_ttl 3600), always id ${CACHED_ID}, against the faster peer's uncached random rows (no peer caches).`,
+          'CPU per request: the server process\'s user and system time (all its threads, from /proc) over the requests it answered in the round; medians. Every server runs on the same two cores as the load generator and PostgreSQL.',
           `Sessions: pg_stat_database.sessions of the films database read ${STEADY_MARGIN_MS / 1000} s into every measured run and ${STEADY_MARGIN_MS / 1000} s before its end, while the load is steady (a run's start fills the pool; its end cuts the requests in flight, whose sessions are dropped); the goal reads Sluice at 32 connections.`,
         ],
         figures,

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BenchContext, Scenario } from '../lib/context.ts';
+import { cpuMs } from '../lib/cpu.ts';
 import { LOOKUP_TABLE, pgConnectionFields } from '../lib/dataset.ts';
 import { loadTest, warmUp, type LoadResult, type LoadTarget } from '../lib/load.ts';
 import { startBenchOrigin, type BenchOrigin } from '../lib/origin.ts';
@@ -46,12 +46,6 @@ async function otlpSink(): Promise<{ url: string; bytes: () => number; stop(): P
     bytes: () => bytes,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** Milliseconds of CPU a process has used (user and system, all its threads), from /proc. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 interface Round {
