@@ -3,8 +3,8 @@ import { pgRowsSql } from './dataset.ts';
 
 /**
  * The `peers` scenario's table: `films` in a database of its own (so the
- * origin's store and other scenarios' sessions never count in its
- * pg_stat_database row), the rows of the other PostgreSQL scenarios
+ * origin's store and other scenarios' sessions never count among its
+ * backends), the rows of the other PostgreSQL scenarios
  * (pgRowsSql) with `id` as primary key. Kept between runs when it already
  * holds the asked number of rows.
  */
@@ -45,26 +45,47 @@ export async function prepareFilms(serverUrl: string, rows: number, log: (messag
 }
 
 /**
- * Sessions ever established on the films database (pg_stat_database.sessions),
- * read on a connection of its own. A backend reports its own session when it
- * first goes idle, so the counter's is left to land before the first reading.
+ * New sessions on the films database while a load runs. A window opened by
+ * `watch()` polls the client backends there (pg_stat_activity, every 100 ms,
+ * on a connection of its own) and counts, when it stops, those seen that were
+ * not there as it opened. pg_stat_database.sessions is not read: a backend
+ * adds itself there when it flushes its statistics, which a busy one may put
+ * off by seconds, so a session opened before a window could land in it.
  */
 export interface SessionCounter {
-  read(): Promise<number>;
+  watch(): Promise<{ stop(): Promise<number> }>;
   end(): Promise<void>;
 }
 
+const POLL_MS = 100;
+
 export async function sessionCounter(url: string): Promise<SessionCounter> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
-  const counter = {
-    async read() {
-      await sql`select pg_stat_clear_snapshot()`;
-      const [{ sessions }] = await sql<{ sessions: string }[]>`select sessions::text from pg_stat_database where datname = ${FILMS_DB}`;
-      return Number(sessions);
+  const backends = async () => {
+    const rows = await sql<{ pid: number }[]>`
+      select pid from pg_stat_activity
+       where datname = ${FILMS_DB} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
+    return rows.map((r) => r.pid);
+  };
+  return {
+    async watch() {
+      const first = new Set(await backends());
+      const seen = new Set<number>();
+      let polling: Promise<void> = Promise.resolve();
+      const timer = setInterval(() => {
+        polling = polling.then(async () => {
+          for (const pid of await backends()) if (!first.has(pid)) seen.add(pid);
+        });
+      }, POLL_MS);
+      return {
+        async stop() {
+          clearInterval(timer);
+          await polling;
+          for (const pid of await backends()) if (!first.has(pid)) seen.add(pid);
+          return seen.size;
+        },
+      };
     },
     end: () => sql.end({ timeout: 5 }),
   };
-  await counter.read();
-  await new Promise((r) => setTimeout(r, 1500));
-  return counter;
 }

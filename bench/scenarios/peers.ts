@@ -21,7 +21,7 @@ interface LoadRound extends LoadResult {
   server: ServerName;
   /** Microseconds of the server process's CPU (user and system, all threads) per request answered in the round. */
   cpuUsPerRequest: number;
-  /** pg_stat_database.sessions on the films database opened while the load was steady: from 1 s into the measured run to 1 s before its end. */
+  /** Sessions on the films database opened while the load was steady: from 1 s into the measured run to 1 s before its end (films.ts). */
   newSessions: number;
   loadAverage: number[];
 }
@@ -54,9 +54,9 @@ async function loadCase(ctx: BenchContext, label: string, targets: Partial<Recor
       // Read while the load is steady: a run's start fills the pool, and its end cuts requests in flight (whose sessions are dropped).
       const steady = (async () => {
         await sleep(STEADY_MARGIN_MS);
-        const before = await sessions.read();
+        const watch = await sessions.watch();
         await sleep(ctx.seconds * 1000 - 2 * STEADY_MARGIN_MS);
-        return (await sessions.read()) - before;
+        return watch.stop();
       })();
       const cpuBefore = cpuMs(pids[server]);
       const result = await loadTest(targets[server]!, connections, ctx.seconds);
@@ -198,7 +198,7 @@ export const peers: Scenario = {
         scenario: 'peers',
         title: 'Sluice against PostGraphile 4 and Platformatic DB 2 on the same PostgreSQL table',
         method: [
-          `\`films\`: ${rows.toLocaleString('en-US')} rows of the other PostgreSQL scenarios' six columns, \`id\` the primary key, in the database \`sluice_bench_peers\` (nothing else runs there, so its pg_stat_database.sessions counts only the servers measured).`,
+          `\`films\`: ${rows.toLocaleString('en-US')} rows of the other PostgreSQL scenarios' six columns, \`id\` the primary key, in the database \`sluice_bench_peers\` (nothing else runs there, so its sessions are only the servers measured).`,
           `Sluice: the origin bundle as every scenario starts it, SLUICE_POOL_SIZE and SLUICE_POOL_MAX ${POOL_SIZE}, its store on PostgreSQL in another database, authentication on; saved queries under \`GET /q/<name>\` called with a scoped key granted them, access log at info into a file.`,
           `PostGraphile ${versions.postgraphile}: its CLI, \`--max-pool-size ${POOL_SIZE} --disable-graphiql --disable-query-log --no-setof-functions-contain-nulls --disable-default-mutations\`, NODE_ENV=production; \`filmById\` and \`allFilms(first, after, orderBy: PRIMARY_KEY_ASC)\` (keyset through its primary-key cursors).`,
           `Platformatic DB ${versions.platformatic}: \`plt-db start\` (not \`dev\`), \`db.poolSize\` ${POOL_SIZE}, \`db.limit.max\` ${PLATFORMATIC_MAX_PAGE}, GraphQL off, logger at warn, NODE_ENV=production; \`GET /films/:id\` and \`GET /films?where.id.gt=...&orderby.id=asc&limit=...\`.`,
@@ -206,7 +206,7 @@ export const peers: Scenario = {
           `Whole table: Sluice \`POST /q/films_all\` with \`stream=true\` as ndjson and as csv; the peers paging by keyset at their largest page (Platformatic ${PLATFORMATIC_MAX_PAGE}; PostGraphile has none, so ${POSTGRAPHILE_TABLE_PAGE.toLocaleString('en-US')}), each page parsed by the bench for its last id; ${ctx.runs} rounds, order turned. Peak RSS of each server's process.`,
           `Cached single row: \`films_row_cached\` (cache_ttl 3600), always id ${CACHED_ID}, against the faster peer's uncached random rows (no peer caches).`,
           'CPU per request: the server process\'s user and system time (all its threads, from /proc) over the requests it answered in the round; medians. Every server runs on the same two cores as the load generator and PostgreSQL.',
-          `Sessions: pg_stat_database.sessions of the films database read ${STEADY_MARGIN_MS / 1000} s into every measured run and ${STEADY_MARGIN_MS / 1000} s before its end, while the load is steady (a run's start fills the pool; its end cuts the requests in flight, whose sessions are dropped); the goal reads Sluice at 32 connections.`,
+          `Sessions: the films database's client backends (pg_stat_activity, polled every 100 ms) from ${STEADY_MARGIN_MS / 1000} s into every measured run to ${STEADY_MARGIN_MS / 1000} s before its end, while the load is steady (a run's start fills the pool; its end cuts the requests in flight, whose sessions are dropped): those not there when the window opened. Not pg_stat_database.sessions, which a busy backend may update seconds after it opened. The goal reads Sluice at 32 connections.`,
         ],
         figures,
         notes: [
