@@ -8,11 +8,11 @@
  * numbers recorded in docs/reference/config.md ("Limits") come from here.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { cpuMs } from './lib/cpu.ts';
 import { startBenchOrigin } from './lib/origin.ts';
 import { ROOT } from './lib/process.ts';
 
@@ -41,7 +41,7 @@ try {
   console.log(`file: ${count} queries, ${(body.length / 2 ** 20).toFixed(2)} MiB, store ${values.store}`);
   for (const verb of ['diff', 'apply'] as const) {
     const started = performance.now();
-    const cpuBefore = cpuSeconds(origin.pid);
+    const cpuBefore = cpuMs(origin.pid);
     const call = fetch(`${origin.url}/api/v1/config/${verb}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (res) => ({
       status: res.status,
       body: (await res.json()) as { counts?: { queries: { create: number } } },
@@ -49,7 +49,7 @@ try {
     const health = await pollHealth(origin.url, call);
     const reply = await call;
     const seconds = (performance.now() - started) / 1000;
-    const cpu = cpuSeconds(origin.pid) - cpuBefore;
+    const cpu = (cpuMs(origin.pid) - cpuBefore) / 1000;
     const sorted = [...health].sort((a, b) => a - b);
     console.log(
       `${verb}: ${reply.status} create=${reply.body.counts?.queries.create} in ${seconds.toFixed(1)} s (origin CPU ${cpu.toFixed(1)} s, load ${loadavg()[0]!.toFixed(1)}); /health answers ${health.length}, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, slowest ${sorted.at(-1)?.toFixed(1)} ms, over 100 ms ${sorted.filter((ms) => ms > 100).length}`,
@@ -58,12 +58,6 @@ try {
 } finally {
   await origin.stop();
   await rm(workDir, { recursive: true, force: true });
-}
-
-/** User and system CPU time a process has used, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** /health every 20 ms until `done` settles: each answer's milliseconds. */

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { SluiceError, badRequest } from '../errors.ts';
 import { DEPTH_PROBLEM, nestsDeeperThan } from '../../shared/json-depth.ts';
 import { NUL_PROBLEM, nulPaths } from '../../shared/nul.ts';
-import { requestHeader } from './request-header.ts';
+import { incomingOf, requestHeader } from './request-header.ts';
 
 /** The largest request body read (JSON bodies: SQL, parameters, definitions). */
 export const MAX_BODY_BYTES = 10 * 2 ** 20;
@@ -106,7 +106,7 @@ const bodyText = async (c: Context): Promise<string> => (await bodyBytes(c)).toS
  * passes it, with the error that names its setting.
  */
 export async function bodyBytes(c: Context, limit: BodyLimit = DEFAULT_LIMIT): Promise<Buffer> {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = incomingOf(c);
   const declared = Number(requestHeader(c, 'content-length'));
   if (declared > limit.bytes) throw limit.tooLarge();
   if (!incoming) {

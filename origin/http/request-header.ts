@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 
+/** The Node request under @hono/node-server; none elsewhere. */
+export const incomingOf = (c: Context): IncomingMessage | undefined => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+
 /**
  * A request header's value as the Fetch API's `Headers.get` gives it (every
  * occurrence, joined with ", "), read straight off the Node request's raw
@@ -9,7 +12,7 @@ import type { Context } from 'hono';
  * Elsewhere (a Worker, an in-process test client) it is `c.req.header()`.
  */
 export function requestHeader(c: Context, name: string): string | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = incomingOf(c);
   if (!incoming) return c.req.header(name);
   const wanted = name.toLowerCase();
   const raw = incoming.rawHeaders;
